@@ -1,0 +1,32 @@
+# planloop: `make demo` shows it working, `make test` checks everything, `make bench`
+# measures it against JSON.parse + zod. Each target installs what it needs first.
+
+SHELL := /bin/bash
+# npm's wasm-opt (binaryen >= 116) must come before any Debian wasm-opt 108.
+export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
+WASM_PACK := wasm-pack build --release --mode no-install --out-name planloop
+
+.PHONY: setup build demo demo-cli test bench clean
+
+setup:
+	@./scripts/setup.sh
+
+# pkg/ is the npm package: the Node build at its root, the browser (ES module) build in pkg/web.
+build: setup
+	$(WASM_PACK) --target nodejs --out-dir pkg
+	$(WASM_PACK) --target web --out-dir pkg/web
+	node scripts/package.mjs
+
+demo: demo-cli
+
+demo-cli: build
+	node www/demo-cli.mjs
+
+test: setup
+	@./scripts/test.sh
+
+bench: build
+	node scripts/bench.mjs
+
+clean:
+	rm -rf pkg target/ts target/readme

@@ -1,0 +1,186 @@
+//! Typed values out of a validated [`Value`], through serde.
+//!
+//! The validator has already checked types and limits and dropped unknown keys, so this
+//! step only moves the data into Rust structs. A failure here means a schema and its
+//! Rust type disagree, which is a planloop bug.
+
+use serde::de::{self, value::StringDeserializer, DeserializeOwned, IntoDeserializer, Visitor};
+
+use crate::error::Error;
+use crate::value::Value;
+
+/// Moves `value` into a `T`.
+pub fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, Error> {
+    T::deserialize(ValueDeserializer(value)).map_err(|e| Error::internal(&format!("schema and type disagree: {}", e.0)))
+}
+
+#[derive(Debug)]
+pub struct DeError(String);
+
+impl std::fmt::Display for DeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for DeError {}
+
+/// Messages name what was found without printing it: serde's default wording prints
+/// floats, and float printing alone would add 14 KB to the wasm module.
+impl de::Error for DeError {
+    fn custom<T: std::fmt::Display>(msg: T) -> Self {
+        DeError(msg.to_string())
+    }
+
+    fn invalid_type(unexpected: de::Unexpected, expected: &dyn de::Expected) -> Self {
+        DeError(format!("invalid type: {}, expected {expected}", kind_of(&unexpected)))
+    }
+
+    fn invalid_value(unexpected: de::Unexpected, expected: &dyn de::Expected) -> Self {
+        DeError(format!("invalid value: {}, expected {expected}", kind_of(&unexpected)))
+    }
+}
+
+fn kind_of<'a>(unexpected: &de::Unexpected<'a>) -> &'a str {
+    use de::Unexpected as U;
+    match unexpected {
+        U::Bool(_) => "a boolean",
+        U::Unsigned(_) | U::Signed(_) | U::Float(_) => "a number",
+        U::Char(_) | U::Str(_) => "a string",
+        U::Bytes(_) => "bytes",
+        U::Unit => "null",
+        U::Option => "an optional value",
+        U::NewtypeStruct => "a newtype struct",
+        U::Seq => "an array",
+        U::Map => "an object",
+        U::Enum | U::UnitVariant | U::NewtypeVariant | U::TupleVariant | U::StructVariant => "an enum variant",
+        U::Other(other) => other,
+    }
+}
+
+struct ValueDeserializer(Value);
+
+impl<'de> de::Deserializer<'de> for ValueDeserializer {
+    type Error = DeError;
+
+    fn deserialize_any<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, DeError> {
+        match &mut self.0 {
+            Value::Undefined | Value::Null => visitor.visit_unit(),
+            Value::Bool(b) => visitor.visit_bool(*b),
+            Value::Number(n) => {
+                let n = *n;
+                if n.fract() == 0.0 && (0.0..9_007_199_254_740_992.0).contains(&n) {
+                    visitor.visit_u64(n as u64)
+                } else if n.fract() == 0.0 && n < 0.0 && n > -9_007_199_254_740_992.0 {
+                    visitor.visit_i64(n as i64)
+                } else {
+                    visitor.visit_f64(n)
+                }
+            }
+            Value::String(s) | Value::IllFormedString(s) => visitor.visit_string(std::mem::take(s)),
+            Value::Array(items) => {
+                let items = std::mem::take(items);
+                visitor.visit_seq(de::value::SeqDeserializer::new(items.into_iter().map(ValueDeserializer)))
+            }
+            Value::Object(members) => {
+                let members = std::mem::take(members);
+                visitor.visit_map(de::value::MapDeserializer::new(
+                    members.into_iter().map(|(k, v)| (k, ValueDeserializer(v))),
+                ))
+            }
+        }
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        if self.0.is_nullish() {
+            visitor.visit_none()
+        } else {
+            visitor.visit_some(self)
+        }
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(self, _: &'static str, visitor: V) -> Result<V::Value, DeError> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        mut self,
+        _: &'static str,
+        _: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        match self.0.take_string() {
+            Some(variant) => {
+                let variant: StringDeserializer<DeError> = variant.into_deserializer();
+                visitor.visit_enum(variant)
+            }
+            None => Err(de::Error::custom("only unit variants named by a string are supported")),
+        }
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf unit unit_struct seq tuple tuple_struct map struct identifier ignored_any
+    }
+}
+
+impl<'de> IntoDeserializer<'de, DeError> for ValueDeserializer {
+    type Deserializer = Self;
+
+    fn into_deserializer(self) -> Self {
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(rename_all = "camelCase")]
+    struct Sample {
+        count: u32,
+        ratio: f64,
+        label: Option<String>,
+        missing: Option<String>,
+        mode: Mode,
+        tags: Vec<String>,
+    }
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(rename_all = "snake_case")]
+    enum Mode {
+        FullHistory,
+    }
+
+    #[test]
+    fn moves_validated_values_into_structs() {
+        let value = Value::Object(vec![
+            ("count".into(), Value::Number(3.0)),
+            ("ratio".into(), Value::Number(0.5)),
+            ("label".into(), Value::String("x".into())),
+            ("missing".into(), Value::Undefined),
+            ("mode".into(), Value::String("full_history".into())),
+            ("tags".into(), Value::Array(vec![Value::String("a".into())])),
+        ]);
+        let sample: Sample = from_value(value).unwrap();
+        assert_eq!(
+            sample,
+            Sample {
+                count: 3,
+                ratio: 0.5,
+                label: Some("x".into()),
+                missing: None,
+                mode: Mode::FullHistory,
+                tags: vec!["a".into()],
+            }
+        );
+    }
+
+    #[test]
+    fn a_mismatch_is_an_internal_error() {
+        let err = from_value::<Sample>(Value::Null).unwrap_err();
+        assert_eq!(err.code, crate::error::ErrorCode::Internal);
+    }
+}

@@ -1,0 +1,243 @@
+//! Generated files are up to date with the Rust types they come from: the JSON Schemas
+//! planloop validates with (`src/schemas/`) and the TypeScript types of its JS API
+//! (`src/wasm/types.d.ts`, which wasm-bindgen copies into `pkg/planloop.d.ts`).
+//!
+//! `PLANLOOP_BLESS=1 cargo test --test generated` rewrites them.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use schemars::generate::SchemaSettings;
+use schemars::JsonSchema;
+use serde_json::{Map, Value};
+
+use planloop::{capsule, error, guard, planner, reasoning, todos, tools};
+
+fn check_or_bless(relative: &str, generated: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(relative);
+    if std::env::var_os("PLANLOOP_BLESS").is_some() {
+        std::fs::write(&path, generated).unwrap();
+        return;
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == generated,
+        "{relative} is stale: run `PLANLOOP_BLESS=1 cargo test --test generated` and commit the result"
+    );
+}
+
+/// An input's JSON Schema with subschemas inlined, as zod's `toJSONSchema` writes
+/// them, in compact JSON (it is embedded in the wasm module).
+fn input_schema<T: JsonSchema>() -> Value {
+    let settings = SchemaSettings::draft2020_12().with(|s| s.inline_subschemas = true);
+    settings.into_generator().into_root_schema_for::<T>().to_value()
+}
+
+fn compact(schema: &Value) -> String {
+    serde_json::to_string(schema).unwrap() + "\n"
+}
+
+/// The write_todos schema keeps its descriptions: LLM APIs show them to the model.
+#[test]
+fn write_todos_schema_is_current() {
+    check_or_bless("src/schemas/write_todos.json", &compact(&input_schema::<todos::WriteTodos>()));
+}
+
+/// Schemas used only to validate host input need no prose (the TypeScript types carry it).
+#[test]
+fn options_and_input_schemas_are_current() {
+    let check =
+        |file: &str, schema: Value| check_or_bless(&format!("src/schemas/{file}"), &compact(&strip_docs(&schema)));
+    check("planner_options.json", input_schema::<planner::PlannerOptions>());
+    check("history_options.json", input_schema::<reasoning::HistoryOptions>());
+    check("planner_snapshot.json", input_schema::<planner::PlannerSnapshot>());
+    check("context_capsule_input.json", input_schema::<capsule::ContextCapsuleInput>());
+}
+
+#[test]
+fn typescript_types_are_current() {
+    let mut ts = Typescript::default();
+    // What planloop returns: the serialized shape.
+    ts.add::<todos::WriteTodosValidation>(Contract::Output);
+    ts.add::<planner::PlannerAck>(Contract::Output);
+    ts.add::<planner::PlannerSnapshot>(Contract::Output);
+    ts.add::<guard::IterationVerdict>(Contract::Output);
+    ts.add::<reasoning::ReasoningEvent>(Contract::Output);
+    ts.add::<capsule::ContextCapsule>(Contract::Output);
+    ts.add::<tools::ToolDefinition>(Contract::Output);
+    ts.add::<error::ErrorCode>(Contract::Output);
+    ts.add::<error::ErrorData>(Contract::Output);
+    // What planloop takes: the accepted shape (optional keys may be left out).
+    ts.add::<planner::PlannerOptions>(Contract::Input);
+    ts.add::<reasoning::HistoryOptions>(Contract::Input);
+    ts.add::<capsule::ContextCapsuleInput>(Contract::Input);
+    check_or_bless("src/wasm/types.d.ts", &ts.render());
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Contract {
+    Input,
+    Output,
+}
+
+/// Named JSON Schemas, rendered as TypeScript type aliases.
+#[derive(Default)]
+struct Typescript {
+    types: BTreeMap<String, Value>,
+}
+
+impl Typescript {
+    fn add<T: JsonSchema>(&mut self, contract: Contract) {
+        let settings = match contract {
+            Contract::Input => SchemaSettings::draft2020_12().for_deserialize(),
+            Contract::Output => SchemaSettings::draft2020_12().for_serialize(),
+        };
+        let root = settings.into_generator().into_root_schema_for::<T>().to_value();
+        let mut root = root.as_object().unwrap().clone();
+        let defs = root.remove("$defs").and_then(|d| d.as_object().cloned()).unwrap_or_default();
+        let name = root["title"].as_str().unwrap().to_owned();
+        let mut named: Vec<(String, Value)> = defs.into_iter().collect();
+        named.push((name, Value::Object(root)));
+        for (name, schema) in named {
+            match self.types.get(&name) {
+                Some(existing) if strip_docs(existing) != strip_docs(&schema) => {
+                    panic!("two different shapes are both named {name}; give one of them its own type name")
+                }
+                _ => {
+                    self.types.insert(name, schema);
+                }
+            }
+        }
+    }
+
+    fn render(&self) -> String {
+        let mut out = String::from(
+            "// Generated from the Rust types by tests/generated.rs. Do not edit.\n\n\
+             /** An error planloop throws: a JS `Error` with a stable `code` and a `data` object. */\n\
+             export interface PlanloopError extends Error {\n  name: \"PlanloopError\";\n  code: ErrorCode;\n  data: ErrorData;\n}\n",
+        );
+        for (name, schema) in &self.types {
+            out.push('\n');
+            out.push_str(&doc_comment(schema, ""));
+            out.push_str(&format!("export type {name} = {};\n", type_of(schema, "")));
+        }
+        out
+    }
+}
+
+fn strip_docs(schema: &Value) -> Value {
+    match schema {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .filter(|(k, _)| !matches!(k.as_str(), "description" | "title" | "$schema" | "default"))
+                .map(|(k, v)| (k.clone(), strip_docs(v)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(strip_docs).collect()),
+        other => other.clone(),
+    }
+}
+
+/// A JSDoc block from `description`, `default` and the size limits.
+fn doc_comment(schema: &Value, indent: &str) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    if let Some(description) = schema.get("description").and_then(Value::as_str) {
+        lines.extend(description.lines().map(str::to_owned));
+    }
+    let limits = [
+        ("minLength", "At least", " character"),
+        ("maxLength", "At most", " character"),
+        ("minItems", "At least", " item"),
+        ("maxItems", "At most", " item"),
+        ("minimum", "At least", ""),
+        ("maximum", "At most", ""),
+    ];
+    for (key, bound, unit) in limits {
+        if let Some(n) = schema.get(key).and_then(Value::as_f64) {
+            let plural = if n != 1.0 && !unit.is_empty() { "s" } else { "" };
+            if !(key == "minimum" && n == 0.0) {
+                lines.push(format!("{bound} {n}{unit}{plural}."));
+            }
+        }
+    }
+    if let Some(default) = schema.get("default") {
+        lines.push(format!("@default {default}"));
+    }
+    match lines.as_slice() {
+        [] => String::new(),
+        [one] => format!("{indent}/** {one} */\n"),
+        many => {
+            let body: String = many.iter().map(|l| format!("{indent} * {l}\n")).collect();
+            format!("{indent}/**\n{body}{indent} */\n")
+        }
+    }
+}
+
+fn type_of(schema: &Value, indent: &str) -> String {
+    let Some(map) = schema.as_object() else {
+        return "unknown".into();
+    };
+    if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
+        return reference.rsplit('/').next().unwrap().to_owned();
+    }
+    if let Some(options) = map.get("oneOf").or_else(|| map.get("anyOf")).and_then(Value::as_array) {
+        return options.iter().map(|o| type_of(o, indent)).collect::<Vec<_>>().join(" | ");
+    }
+    if let Some(value) = map.get("const") {
+        return value.to_string();
+    }
+    if let Some(values) = map.get("enum").and_then(Value::as_array) {
+        return values.iter().map(Value::to_string).collect::<Vec<_>>().join(" | ");
+    }
+    match map.get("type") {
+        Some(Value::Array(types)) => types
+            .iter()
+            .map(|t| {
+                let mut single = map.clone();
+                single.insert("type".into(), t.clone());
+                type_of(&Value::Object(single), indent)
+            })
+            .collect::<Vec<_>>()
+            .join(" | "),
+        Some(Value::String(t)) => match t.as_str() {
+            "string" => "string".into(),
+            "integer" | "number" => "number".into(),
+            "boolean" => "boolean".into(),
+            "null" => "null".into(),
+            "array" => {
+                let item = type_of(map.get("items").unwrap_or(&Value::Null), indent);
+                if item.contains(' ') {
+                    format!("({item})[]")
+                } else {
+                    format!("{item}[]")
+                }
+            }
+            "object" => object_type(map, indent),
+            other => panic!("no TypeScript for JSON Schema type {other}"),
+        },
+        _ => "unknown".into(),
+    }
+}
+
+fn object_type(map: &Map<String, Value>, indent: &str) -> String {
+    let empty = Map::new();
+    let properties = map.get("properties").and_then(Value::as_object).unwrap_or(&empty);
+    if properties.is_empty() {
+        return "{ [key: string]: unknown }".into();
+    }
+    let required: Vec<&str> = map
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let inner = format!("{indent}  ");
+    let mut out = String::from("{\n");
+    for (key, property) in properties {
+        let optional = if required.contains(&key.as_str()) { "" } else { "?" };
+        out.push_str(&doc_comment(property, &inner));
+        out.push_str(&format!("{inner}{key}{optional}: {};\n", type_of(property, &inner)));
+    }
+    out.push_str(indent);
+    out.push('}');
+    out
+}
