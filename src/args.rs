@@ -22,11 +22,8 @@ pub fn string<I: Input>(input: I, name: &str) -> Result<String> {
     value.take_string().ok_or_else(|| Error::internal("validated string"))
 }
 
-/// A boolean; `undefined` reads as `false`, so the argument may be left out.
-pub fn flag<I: Input>(input: I, name: &str) -> Result<bool> {
-    if input.kind() == Kind::Undefined {
-        return Ok(false);
-    }
+/// A boolean.
+pub fn boolean<I: Input>(input: I, name: &str) -> Result<bool> {
     match checked(&Schema::Boolean, input, name)? {
         Value::Bool(b) => Ok(b),
         _ => Err(Error::internal("validated boolean")),

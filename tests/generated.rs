@@ -114,7 +114,7 @@ impl Typescript {
         let mut out = String::from(
             "// Generated from the Rust types by tests/generated.rs. Do not edit.\n\n\
              /** An error planloop throws: a JS `Error` with a stable `code` and a `data` object. */\n\
-             export interface PlanloopError extends Error {\n  name: \"PlanloopError\";\n  code: ErrorCode;\n  data: ErrorData;\n}\n",
+             export interface PlanloopError extends Error {\n    name: \"PlanloopError\";\n    code: ErrorCode;\n    data: ErrorData;\n}\n",
         );
         for (name, schema) in &self.types {
             out.push('\n');
@@ -230,7 +230,7 @@ fn object_type(map: &Map<String, Value>, indent: &str) -> String {
         .and_then(Value::as_array)
         .map(|r| r.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
-    let inner = format!("{indent}  ");
+    let inner = format!("{indent}    ");
     let mut out = String::from("{\n");
     for (key, property) in properties {
         let optional = if required.contains(&key.as_str()) { "" } else { "?" };

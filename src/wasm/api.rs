@@ -40,7 +40,7 @@ pub fn tool_definitions() -> Result<JsValue, JsValue> {
 #[wasm_bindgen(js_name = extractReflection, unchecked_return_type = "string | null")]
 pub fn extract_reflection_js(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
-    #[wasm_bindgen(js_name = maxChars, unchecked_param_type = "number | undefined")] max_chars: JsValue,
+    #[wasm_bindgen(js_name = maxChars, unchecked_optional_param_type = "number")] max_chars: JsValue,
 ) -> Result<JsValue, JsValue> {
     let text = string(text, "text")?;
     let max_chars = whole_or(max_chars, "maxChars", 1, 100_000, DEFAULT_MAX_CHARS as u32)?;
@@ -50,7 +50,7 @@ pub fn extract_reflection_js(
 /// Builds a `ContextCapsule`, cutting every list and string to its cap.
 #[wasm_bindgen(js_name = contextCapsule, unchecked_return_type = "ContextCapsule")]
 pub fn context_capsule(
-    #[wasm_bindgen(unchecked_param_type = "ContextCapsuleInput")] input_value: JsValue,
+    #[wasm_bindgen(js_name = input, unchecked_param_type = "ContextCapsuleInput")] input_value: JsValue,
 ) -> Result<JsValue, JsValue> {
     to_js(&ContextCapsule::new(object(input_value, "input", CONTEXT_CAPSULE_INPUT_SCHEMA)?))
 }

@@ -68,9 +68,9 @@ pub fn whole_or(value: JsValue, name: &str, min: u32, max: u32, default: u32) ->
     crate::args::whole_or(input(value)?, name, min, max, default).throw()
 }
 
-/// An optional boolean argument.
-pub fn flag(value: JsValue, name: &str) -> Result<bool, JsValue> {
-    crate::args::flag(input(value)?, name).throw()
+/// A boolean argument.
+pub fn boolean(value: JsValue, name: &str) -> Result<bool, JsValue> {
+    crate::args::boolean(input(value)?, name).throw()
 }
 
 /// An object argument checked against its embedded schema.

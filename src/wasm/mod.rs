@@ -11,8 +11,8 @@ use wasm_bindgen::prelude::*;
 
 /// Installs the panic hook when the module starts, so a planloop bug reaches the console
 /// with its message rather than as a bare `unreachable`.
-#[wasm_bindgen(start)]
-pub fn start() {
+#[wasm_bindgen(start, private)]
+fn start() {
     console_error_panic_hook::set_once();
 }
 

@@ -16,7 +16,7 @@ impl PlannerState {
     /// `options`: `{maxPlannerOnlyStreak?: number, plannerTools?: string[]}`.
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "PlannerOptions | undefined")] planner_options: JsValue,
+        #[wasm_bindgen(js_name = options, unchecked_optional_param_type = "PlannerOptions")] planner_options: JsValue,
     ) -> Result<PlannerState, JsValue> {
         Ok(PlannerState(planner::PlannerState::new(options(planner_options, "options", PLANNER_OPTIONS_SCHEMA)?)))
     }

@@ -2,7 +2,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::convert::{flag, input, object, options, string, time, to_js, whole, whole_or, Throw};
+use super::convert::{boolean, input, object, options, string, time, to_js, whole, whole_or, Throw};
 use crate::planner::{PlannerSnapshot, PLANNER_SNAPSHOT_SCHEMA};
 use crate::reasoning::{self, HISTORY_OPTIONS_SCHEMA};
 use crate::reflection::DEFAULT_MAX_CHARS;
@@ -16,7 +16,7 @@ impl ReasoningLog {
     /// `options`: `{mode?: "rolling" | "full", size?: number}` (rolling, 4 by default).
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "HistoryOptions | undefined")] history: JsValue,
+        #[wasm_bindgen(js_name = options, unchecked_optional_param_type = "HistoryOptions")] history: JsValue,
     ) -> Result<ReasoningLog, JsValue> {
         Ok(ReasoningLog(reasoning::ReasoningLog::new(options(history, "options", HISTORY_OPTIONS_SCHEMA)?)))
     }
@@ -55,11 +55,12 @@ impl ReasoningLog {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "string")] tool: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string")] output: JsValue,
-        #[wasm_bindgen(js_name = isError, unchecked_param_type = "boolean | undefined")] is_error: JsValue,
+        #[wasm_bindgen(js_name = isError, unchecked_param_type = "boolean")] is_error: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] iteration: JsValue,
         #[wasm_bindgen(js_name = nowMs, unchecked_param_type = "number")] now_ms: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let (tool, output, is_error) = (string(tool, "tool")?, string(output, "output")?, flag(is_error, "isError")?);
+        let (tool, output, is_error) =
+            (string(tool, "tool")?, string(output, "output")?, boolean(is_error, "isError")?);
         let (iteration, now_ms) = (whole(iteration, "iteration", 0, u32::MAX)?, time(now_ms, "nowMs")?);
         to_js(self.0.record_obs(&tool, &output, is_error, iteration, now_ms))
     }
@@ -71,7 +72,7 @@ impl ReasoningLog {
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] iteration: JsValue,
         #[wasm_bindgen(js_name = nowMs, unchecked_param_type = "number")] now_ms: JsValue,
-        #[wasm_bindgen(js_name = maxChars, unchecked_param_type = "number | undefined")] max_chars: JsValue,
+        #[wasm_bindgen(js_name = maxChars, unchecked_optional_param_type = "number")] max_chars: JsValue,
     ) -> Result<JsValue, JsValue> {
         let text = string(text, "text")?;
         let (iteration, now_ms) = (whole(iteration, "iteration", 0, u32::MAX)?, time(now_ms, "nowMs")?);

@@ -155,7 +155,7 @@ fn the_reasoning_trail_is_tagged() {
     planner.apply_write_todos(VALID.into(), 1.0.into()).unwrap();
     log.record_plan(planner.snapshot().unwrap(), 1.into(), 1.0.into()).unwrap();
     log.record_act("search_vault".into(), js(r#"{query: "q3 report", limit: 5}"#), 1.into(), 2.0.into()).unwrap();
-    log.record_obs("search_vault".into(), "3 notes\nmore".into(), JsValue::UNDEFINED, 1.into(), 3.0.into()).unwrap();
+    log.record_obs("search_vault".into(), "3 notes\nmore".into(), JsValue::FALSE, 1.into(), 3.0.into()).unwrap();
     log.record_reflection(
         "<think>secret</think>Found the report. Reading it next.".into(),
         1.into(),

@@ -1,0 +1,140 @@
+// planloop's validateWriteTodos against the pinned zod, side by side, on generated and
+// mutated payloads: the same accept/reject, the same issues in the same order, the same
+// data (key order included).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { z } from "zod";
+
+import { Corpus } from "./support/corpus.mjs";
+import { planloop } from "./support/pkg.mjs";
+import { writeTodosSchema, zodAnswer } from "./support/seed-schema.mjs";
+
+const PAYLOADS = 12_000;
+const entries = new Corpus(20261121).entries(PAYLOADS);
+
+/** zod's answer for raw JSON text: JSON.parse first, as a host would. */
+function expectedForText(text) {
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null; // planloop answers with one invalid_json issue
+  }
+  return zodAnswer(writeTodosSchema, value);
+}
+
+function same(actual, expected) {
+  // Strict deep equality, plus key order (JSON.stringify) for a drop-in replacement.
+  return JSON.stringify(actual) === JSON.stringify(expected) && isDeep(actual, expected);
+}
+
+function isDeep(a, b) {
+  try {
+    assert.deepStrictEqual(a, b);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test(`the corpus covers what the issue asks for (${PAYLOADS} payloads)`, () => {
+  const texts = entries.map((e) => e.text);
+  const has = (predicate) => texts.some(predicate);
+  assert.ok(entries.length >= 10_000);
+  assert.ok(has((t) => /😀|𝔘|🚀/.test(t)), "astral characters");
+  assert.ok(has((t) => /[é中한]/.test(t)), "multi-byte characters");
+  for (const n of [0, 1, 8, 9]) {
+    assert.ok(entries.some((e) => Array.isArray(e.raw?.todos) && e.raw.todos.length === n), `${n} items`);
+  }
+  const strings = entries.flatMap((e) => [
+    e.raw?.focus,
+    e.raw?.note,
+    ...(Array.isArray(e.raw?.todos) ? e.raw.todos.flatMap((t) => [t?.id, t?.content]) : []),
+  ]);
+  for (const n of [0, 1, 40, 41, 140, 141, 200, 201]) {
+    assert.ok(strings.some((s) => typeof s === "string" && [...s].length === n), `a string of ${n} characters`);
+  }
+  const verdicts = entries.map((e) => expectedForText(e.text));
+  const accepted = verdicts.filter((v) => v?.success).length;
+  const rejected = verdicts.filter((v) => v && !v.success).length;
+  const notJson = verdicts.filter((v) => v === null).length;
+  assert.ok(accepted > 1000 && rejected > 1000 && notJson > 300, `accepted ${accepted}, rejected ${rejected}, not JSON ${notJson}`);
+});
+
+test("raw JSON text: planloop answers exactly as JSON.parse + zod safeParse", () => {
+  const disagreements = [];
+  for (const { text } of entries) {
+    const actual = planloop.validateWriteTodos(text);
+    const expected = expectedForText(text);
+    if (expected === null) {
+      const ok = actual.success === false && actual.error.issues.length === 1 && actual.error.issues[0].code === "invalid_json";
+      if (!ok) disagreements.push({ text, actual, expected: "invalid_json" });
+    } else if (!same(actual, expected)) {
+      disagreements.push({ text, actual, expected });
+    }
+  }
+  assert.deepEqual(disagreements.slice(0, 3), [], `${disagreements.length} disagreements`);
+});
+
+// A string argument is JSON text to planloop (see the test above), so only non-strings
+// are compared as values here.
+test("JS values (undefined and -0 included): planloop answers exactly as zod safeParse", () => {
+  const disagreements = [];
+  for (const { raw, text } of entries) {
+    for (const value of [raw, safeParse(text)]) {
+      if (value === NOT_JSON || typeof value === "string") continue;
+      const actual = planloop.validateWriteTodos(value);
+      const expected = zodAnswer(writeTodosSchema, value);
+      if (!same(actual, expected)) disagreements.push({ value, actual, expected });
+    }
+  }
+  assert.deepEqual(disagreements.slice(0, 3), [], `${disagreements.length} disagreements`);
+});
+
+test("z.fromJSONSchema(writeTodosJsonSchema()) accepts and rejects exactly what planloop does", () => {
+  const fromPlanloop = z.fromJSONSchema(planloop.writeTodosJsonSchema());
+  const disagreements = [];
+  for (const { raw, text } of entries) {
+    for (const value of [raw, safeParse(text)]) {
+      if (value === NOT_JSON || typeof value === "string") continue;
+      if (planloop.validateWriteTodos(value).success !== fromPlanloop.safeParse(value).success) disagreements.push(value);
+    }
+  }
+  assert.deepEqual(disagreements.slice(0, 3), [], `${disagreements.length} disagreements`);
+});
+
+test("the JSON Schema agrees with zod's own z.toJSONSchema on every constraint", () => {
+  const withoutProse = (node) =>
+    Array.isArray(node)
+      ? node.map(withoutProse)
+      : node && typeof node === "object"
+        ? Object.fromEntries(Object.entries(node).filter(([k]) => k !== "description" && k !== "title").map(([k, v]) => [k, withoutProse(v)]))
+        : node;
+  // planloop describes the arguments it accepts (unknown keys are stripped, not
+  // refused), which is zod's "input" view; the "output" view adds only
+  // additionalProperties: false on each object.
+  assert.deepStrictEqual(withoutProse(planloop.writeTodosJsonSchema()), z.toJSONSchema(writeTodosSchema, { io: "input" }));
+  const output = z.toJSONSchema(writeTodosSchema);
+  assert.equal(output.additionalProperties, false);
+  assert.equal(output.properties.todos.items.additionalProperties, false);
+});
+
+test("strings are measured in code points, as the pinned zod measures them", () => {
+  const todo = (id) => ({ todos: [{ id, content: "c", status: "pending" }] });
+  const forty = "😀".repeat(40); // 80 UTF-16 units, 40 code points
+  assert.equal(planloop.validateWriteTodos(todo(forty)).success, true);
+  assert.equal(writeTodosSchema.safeParse(todo(forty)).success, true);
+  const issue = planloop.validateWriteTodos(todo(forty + "😀")).error.issues[0];
+  assert.equal(issue.code, "too_big");
+  assert.deepEqual(issue, writeTodosSchema.safeParse(todo(forty + "😀")).error.issues[0]);
+});
+
+const NOT_JSON = Symbol("not JSON");
+
+function safeParse(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return NOT_JSON;
+  }
+}

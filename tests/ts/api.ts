@@ -1,0 +1,117 @@
+// Uses every export of pkg/planloop.d.ts under `tsc --strict`: the types must let a
+// host write this without casts, and must reject what the comments say they reject.
+import {
+  contextCapsule,
+  extractReflection,
+  PlannerState,
+  ReasoningLog,
+  toolDefinitions,
+  validateWriteTodos,
+  writeTodosJsonSchema,
+  type ContextCapsule,
+  type ErrorCode,
+  type Issue,
+  type PlannerAck,
+  type PlanloopError,
+  type PlannerSnapshot,
+  type ReasoningEvent,
+  type Todo,
+  type ToolDefinition,
+  type WriteTodos,
+} from "../../pkg/planloop";
+
+const now = Date.now();
+
+// validateWriteTodos: a discriminated union on `success`.
+const result = validateWriteTodos('{"todos":[{"id":"a","content":"b","status":"pending"}]}');
+if (result.success) {
+  const data: WriteTodos = result.data;
+  const first: Todo | undefined = data.todos[0];
+  const status: "pending" | "in_progress" | "completed" | undefined = first?.status;
+  const focus: string | undefined = data.focus;
+  void [status, focus];
+} else {
+  for (const issue of result.error.issues) describe(issue);
+}
+
+/** Issues narrow on `code`; every variant's fields are typed. */
+function describe(issue: Issue): string {
+  switch (issue.code) {
+    case "invalid_type":
+      return `${issue.path.join(".")}: expected ${issue.expected}`;
+    case "too_small":
+      return `${issue.origin} under ${issue.minimum}`;
+    case "too_big":
+      return `${issue.origin} over ${issue.maximum}`;
+    case "invalid_value":
+      return issue.values.join("|");
+    case "unrecognized_keys":
+      return issue.keys.join(",");
+    case "invalid_union":
+      return issue.errors.map((alternative) => alternative.map(describe).join(";")).join(" or ");
+    case "invalid_format":
+      return issue.format;
+    case "invalid_json":
+      return `at ${issue.position}: ${issue.message}`;
+  }
+}
+
+// PlannerState: options are optional; acks narrow on `ok`.
+const planner = new PlannerState();
+const tuned = new PlannerState({ maxPlannerOnlyStreak: 3, plannerTools: ["write_todos", "plan"] });
+const verdict = tuned.recordIteration(["write_todos", "search"]);
+const refusal: "planner_overuse_execute_next_step" | "duplicate_planner_call" | null = verdict.refusal;
+const ack: PlannerAck = planner.applyWriteTodos({ todos: [{ id: "a", content: "b", status: "in_progress" }] }, now);
+if (ack.ok) {
+  const inProgress: string | null = ack.inProgress;
+  const counts: [number, number] = [ack.revision, ack.todoCount];
+  void [inProgress, counts];
+} else {
+  const why: string = ack.error;
+  const issues: Issue[] | undefined = ack.issues;
+  void [why, issues, ack.message];
+}
+const snapshot: PlannerSnapshot = planner.snapshot();
+const focus: string | null = snapshot.focus;
+const updatedAt: number | null = snapshot.updatedAt;
+
+// ReasoningLog.
+const log = new ReasoningLog({ mode: "rolling", size: 6 });
+const plan: ReasoningEvent = log.recordPlan(snapshot, 1, now);
+log.recordAct("search_vault", { query: "q3" }, 1, now);
+log.recordObs("search_vault", "3 notes", false, 1, now);
+const reflection: ReasoningEvent | null = log.recordReflection("Found it.", 1, now);
+const maybeCapped: ReasoningEvent | null = log.recordReflection("Found it.", 1, now, 40);
+const phases: ("plan" | "act" | "obs" | "reflect")[] = log.events().map((e) => e.phase);
+const steps: string[] = log.steps();
+log.clear();
+new ReasoningLog();
+
+// Free functions.
+const sentence: string | null = extractReflection("<think>x</think>Done.");
+const short: string | null = extractReflection("Done.", 40);
+const capsule: ContextCapsule = contextCapsule({ goal: "Summarize Q3", planSnapshot: snapshot, keyFindings: ["Revenue +4%"] });
+const tools: ToolDefinition[] = toolDefinitions();
+const parameters: { [key: string]: unknown } = writeTodosJsonSchema();
+
+// Errors: a PlanloopError carries a typed code and data.
+try {
+  planner.applyWriteTodos("{}", Number.NaN);
+} catch (thrown) {
+  const error = thrown as PlanloopError;
+  const code: ErrorCode = error.code;
+  const argument: string | undefined = error.data.argument;
+  void [code, argument];
+}
+
+// What the types refuse.
+// @ts-expect-error: an unknown option is a type error (and an invalid_options error at run time).
+new PlannerState({ maxPlannerOnlyStreek: 1 });
+// @ts-expect-error: the history mode is "rolling" or "full".
+new ReasoningLog({ mode: "all" });
+// @ts-expect-error: a todo status is one of three words.
+const wrongStatus: Todo = { id: "a", content: "b", status: "done" };
+// @ts-expect-error: the ack of an accepted call has no issues.
+if (ack.ok) void ack.issues;
+
+void [refusal, focus, updatedAt, plan, reflection, maybeCapped, phases, steps, sentence, short, capsule, tools, parameters, wrongStatus];
