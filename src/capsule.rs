@@ -19,7 +19,7 @@ const NEXT_ACTION_CAP: usize = 140;
 
 /// Something a run produced or relied on: a note, a file, a URL.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[schemars(deny_unknown_fields)]
 pub struct Artifact {
     /// What kind of thing it is, such as `note`, `file` or `url` (at most 32 characters).
     #[serde(rename = "type")]
@@ -33,7 +33,8 @@ pub struct Artifact {
 
 /// What goes into a capsule; anything over a cap is cut, never refused.
 #[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
+#[schemars(deny_unknown_fields)]
 pub struct ContextCapsuleInput {
     /// The goal the run worked on (at most 400 characters).
     pub goal: String,

@@ -10,7 +10,7 @@ use crate::error::Error;
 use crate::value::Value;
 
 /// Moves `value` into a `T`.
-pub fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, Error> {
+pub fn from_value<T: DeserializeOwned>(value: Value<'_>) -> Result<T, Error> {
     T::deserialize(ValueDeserializer(value)).map_err(|e| Error::internal(&format!("schema and type disagree: {}", e.0)))
 }
 
@@ -58,9 +58,9 @@ fn kind_of<'a>(unexpected: &de::Unexpected<'a>) -> &'a str {
     }
 }
 
-struct ValueDeserializer(Value);
+struct ValueDeserializer<'a>(Value<'a>);
 
-impl<'de> de::Deserializer<'de> for ValueDeserializer {
+impl<'de> de::Deserializer<'de> for ValueDeserializer<'_> {
     type Error = DeError;
 
     fn deserialize_any<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, DeError> {
@@ -77,7 +77,7 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
                     visitor.visit_f64(n)
                 }
             }
-            Value::String(s) | Value::IllFormedString(s) => visitor.visit_string(std::mem::take(s)),
+            Value::String(s) | Value::IllFormedString(s) => visitor.visit_string(std::mem::take(s).into_owned()),
             Value::Array(items) => {
                 let items = std::mem::take(items);
                 visitor.visit_seq(de::value::SeqDeserializer::new(items.into_iter().map(ValueDeserializer)))
@@ -85,7 +85,7 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
             Value::Object(members) => {
                 let members = std::mem::take(members);
                 visitor.visit_map(de::value::MapDeserializer::new(
-                    members.into_iter().map(|(k, v)| (k, ValueDeserializer(v))),
+                    members.into_iter().map(|(k, v)| (k.into_owned(), ValueDeserializer(v))),
                 ))
             }
         }
@@ -124,7 +124,7 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
     }
 }
 
-impl<'de> IntoDeserializer<'de, DeError> for ValueDeserializer {
+impl<'de> IntoDeserializer<'de, DeError> for ValueDeserializer<'_> {
     type Deserializer = Self;
 
     fn into_deserializer(self) -> Self {

@@ -6,6 +6,8 @@
 //! is never walked as a whole, so cycles, getters and huge unrelated properties cost
 //! nothing.
 
+use std::borrow::Cow;
+
 use crate::error::Result;
 use crate::js_number::to_number;
 use crate::value::Value;
@@ -26,13 +28,13 @@ pub enum Kind {
 }
 
 /// A string value: its text (lone surrogates replaced by U+FFFD) and whether it had none.
-pub struct Text {
-    pub value: String,
+pub struct Text<'a> {
+    pub value: Cow<'a, str>,
     pub well_formed: bool,
 }
 
-/// A value the validator can inspect.
-pub trait Input: Sized {
+/// A value the validator can inspect; `'a` is how long the strings it hands out live.
+pub trait Input<'a>: Sized {
     fn kind(&self) -> Kind;
     /// zod's name for the value's type in "received …" messages (`NaN`, `Date`, …).
     fn type_name(&self) -> Result<String>;
@@ -45,7 +47,7 @@ pub trait Input: Sized {
     /// `value[index]`, for arrays.
     fn item(&self, index: usize) -> Result<Self>;
     /// The text, for strings.
-    fn text(&self) -> Result<Text>;
+    fn text(&self) -> Result<Text<'a>>;
     /// The number, for numbers.
     fn number(&self) -> f64;
     /// The boolean, for booleans.
@@ -58,9 +60,9 @@ pub trait Input: Sized {
     fn undefined() -> Self;
 }
 
-static UNDEFINED: Value = Value::Undefined;
+static UNDEFINED: Value<'static> = Value::Undefined;
 
-impl Input for &Value {
+impl<'a> Input<'a> for &'a Value<'a> {
     fn kind(&self) -> Kind {
         match self {
             Value::Undefined => Kind::Undefined,
@@ -97,8 +99,8 @@ impl Input for &Value {
         let mut keys: Vec<String> = Vec::new();
         if let Value::Object(members) = self {
             for (key, _) in members {
-                if !keys.contains(key) {
-                    keys.push(key.clone());
+                if !keys.iter().any(|k| k == key) {
+                    keys.push(key.to_string());
                 }
             }
         }
@@ -119,11 +121,11 @@ impl Input for &Value {
         })
     }
 
-    fn text(&self) -> Result<Text> {
+    fn text(&self) -> Result<Text<'a>> {
         Ok(match self {
-            Value::String(s) => Text { value: s.clone(), well_formed: true },
-            Value::IllFormedString(s) => Text { value: s.clone(), well_formed: false },
-            _ => Text { value: String::new(), well_formed: true },
+            Value::String(s) => Text { value: Cow::Borrowed(s), well_formed: true },
+            Value::IllFormedString(s) => Text { value: Cow::Borrowed(s), well_formed: false },
+            _ => Text { value: Cow::Borrowed(""), well_formed: true },
         })
     }
 

@@ -7,7 +7,7 @@
 use crate::value::Value;
 
 /// `Number(value)` as JS computes it.
-pub fn to_number(value: &Value) -> f64 {
+pub fn to_number(value: &Value<'_>) -> f64 {
     let mut current = value;
     loop {
         return match current {
@@ -125,7 +125,7 @@ mod tests {
 
     #[test]
     fn containers_convert_through_their_string_form() {
-        let arr = |items: Vec<Value>| Value::Array(items);
+        let arr = |items: Vec<Value<'static>>| Value::Array(items);
         assert_eq!(to_number(&arr(vec![])), 0.0);
         assert_eq!(to_number(&arr(vec![Value::Null])), 0.0);
         assert_eq!(to_number(&arr(vec![arr(vec![Value::String(" 5 ".into())])])), 5.0);

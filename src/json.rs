@@ -9,7 +9,9 @@
 //! The input is UTF-8, or WTF-8 when the host's text held lone surrogates (see
 //! [`escaped_text_to_wtf8`]).
 
-use crate::value::Value;
+use std::borrow::Cow;
+
+use crate::value::{dismantle, Document, Value};
 
 /// Why a text is not JSON, and where (in UTF-16 code units, as JS counts).
 #[derive(Debug, Clone, PartialEq)]
@@ -19,14 +21,14 @@ pub struct JsonError {
 }
 
 /// Parses a complete JSON text.
-pub fn parse(text: &[u8]) -> Result<Value, JsonError> {
-    Parser { text, pos: 0 }.document()
+pub fn parse(text: &[u8]) -> Result<Document<'_>, JsonError> {
+    Parser::new(text).document().map(Document::new)
 }
 
 /// Decodes the JSON string literal that `JSON.stringify(text)` makes of a JS string into
 /// WTF-8: the same code units, lone surrogates included, ready for [`parse`].
 pub fn escaped_text_to_wtf8(literal: &[u8]) -> Result<Vec<u8>, JsonError> {
-    let mut parser = Parser { text: literal, pos: 0 };
+    let mut parser = Parser::new(literal);
     parser.expect(b'"', "a string")?;
     let units = match parser.string_body()? {
         Decoded::Utf8(s) => return Ok(s.as_bytes().to_vec()),
@@ -45,18 +47,44 @@ pub fn escaped_text_to_wtf8(literal: &[u8]) -> Result<Vec<u8>, JsonError> {
 /// Appends `s` to `out` as a JSON string literal.
 pub fn write_string(out: &mut String, s: &str) {
     out.push('"');
-    for c in s.chars() {
+    let mut rest = s;
+    loop {
+        // Runs with nothing to escape are copied whole.
+        let run = plain_run(rest.as_bytes());
+        out.push_str(&rest[..run]);
+        let Some(c) = rest[run..].chars().next() else { break };
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
+            c => out.push_str(&format!("\\u{:04x}", c as u32)),
         }
+        rest = &rest[run + 1..];
     }
     out.push('"');
+}
+
+/// The length of the run of bytes that need no attention inside a string: up to the
+/// first `"`, `\\` or control byte. Eight bytes at a time (SWAR), since string content is
+/// most of a tool call.
+#[inline(always)]
+fn plain_run(bytes: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let has_byte_below = |word: u64, n: u8| word.wrapping_sub(ONES * u64::from(n)) & !word & HIGH != 0;
+    let mut i = 0;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let word = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or_default());
+        let quote = word ^ (ONES * u64::from(b'"'));
+        let backslash = word ^ (ONES * u64::from(b'\\'));
+        if has_byte_below(quote, 1) || has_byte_below(backslash, 1) || has_byte_below(word, 0x20) {
+            break;
+        }
+        i += 8;
+    }
+    i + bytes[i..].iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20).unwrap_or(bytes.len() - i)
 }
 
 fn wtf8_surrogate(unit: u16) -> [u8; 3] {
@@ -64,24 +92,53 @@ fn wtf8_surrogate(unit: u16) -> [u8; 3] {
 }
 
 /// A container still open while the parser reads its members.
-enum Open {
-    Array(Vec<Value>),
-    Object(Vec<(String, Value)>, String),
+enum Open<'a> {
+    Array(Vec<Value<'a>>),
+    Object(Vec<(Cow<'a, str>, Value<'a>)>, Cow<'a, str>),
 }
 
-enum Decoded<'a> {
+/// The open containers; on an error their contents, however deep, are dropped
+/// without recursion.
+struct OpenStack<'a>(Vec<Open<'a>>);
+
+impl Drop for OpenStack<'_> {
+    fn drop(&mut self) {
+        let values = self.0.drain(..).flat_map(|open| match open {
+            Open::Array(items) => items,
+            Open::Object(members, _) => members.into_iter().map(|(_, v)| v).collect(),
+        });
+        dismantle(values.collect());
+    }
+}
+
+/// A string as read: borrowed when it had no escapes, else its UTF-16 code units.
+pub(crate) enum Decoded<'a> {
     Utf8(&'a str),
     Units(Vec<u16>),
 }
 
-struct Parser<'a> {
+/// A cursor over JSON text, shared by the tree parser here and the one-pass validator.
+pub(crate) struct Parser<'a> {
     text: &'a [u8],
+    /// The same text when it is UTF-8 (not WTF-8): strings are then sliced out of it
+    /// without checking each one again.
+    utf8: Option<&'a str>,
     pos: usize,
 }
 
 impl<'a> Parser<'a> {
-    fn document(&mut self) -> Result<Value, JsonError> {
-        let mut open: Vec<Open> = Vec::new();
+    pub(crate) fn new(text: &'a [u8]) -> Self {
+        Parser { text, utf8: std::str::from_utf8(text).ok(), pos: 0 }
+    }
+
+    #[inline(always)]
+    pub(crate) fn at_end(&self) -> bool {
+        self.pos >= self.text.len()
+    }
+
+    fn document(&mut self) -> Result<Value<'a>, JsonError> {
+        let mut stack = OpenStack(Vec::new());
+        let open = &mut stack.0;
         'value: loop {
             self.skip_whitespace();
             let mut value = match self.peek() {
@@ -110,10 +167,10 @@ impl<'a> Parser<'a> {
                     self.pos += 1;
                     self.string_value()?
                 }
-                Some(b't') => self.literal("true", Value::Bool(true))?,
-                Some(b'f') => self.literal("false", Value::Bool(false))?,
-                Some(b'n') => self.literal("null", Value::Null)?,
-                Some(b'-' | b'0'..=b'9') => self.number()?,
+                Some(b't') => self.literal("true").map(|_| Value::Bool(true))?,
+                Some(b'f') => self.literal("false").map(|_| Value::Bool(false))?,
+                Some(b'n') => self.literal("null").map(|_| Value::Null)?,
+                Some(b'-' | b'0'..=b'9') => Value::Number(self.number()?),
                 _ => return Err(self.unexpected("a JSON value")),
             };
             loop {
@@ -164,40 +221,94 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Reads past one JSON value without building it, at any depth.
+    pub(crate) fn skip_value(&mut self) -> Result<(), JsonError> {
+        let mut open: Vec<u8> = Vec::new(); // the closing byte of each open container
+        loop {
+            self.skip_whitespace();
+            match self.peek() {
+                Some(b'[') => {
+                    self.pos += 1;
+                    self.skip_whitespace();
+                    if !self.eat(b']') {
+                        open.push(b']');
+                        continue;
+                    }
+                }
+                Some(b'{') => {
+                    self.pos += 1;
+                    self.skip_whitespace();
+                    if !self.eat(b'}') {
+                        self.member_key()?;
+                        open.push(b'}');
+                        continue;
+                    }
+                }
+                Some(b'"') => {
+                    self.pos += 1;
+                    self.string_body()?;
+                }
+                Some(b't') => self.literal("true")?,
+                Some(b'f') => self.literal("false")?,
+                Some(b'n') => self.literal("null")?,
+                Some(b'-' | b'0'..=b'9') => drop(self.number()?),
+                _ => return Err(self.unexpected("a JSON value")),
+            }
+            loop {
+                let Some(&close) = open.last() else { return Ok(()) };
+                self.skip_whitespace();
+                if self.eat(b',') {
+                    if close == b'}' {
+                        self.skip_whitespace();
+                        self.member_key()?;
+                    }
+                    break;
+                }
+                if !self.eat(close) {
+                    return Err(self.unexpected("',' or the end of the container"));
+                }
+                open.pop();
+            }
+        }
+    }
+
     /// `"key" :` — leaves the parser at the member's value.
-    fn member_key(&mut self) -> Result<String, JsonError> {
+    pub(crate) fn member_key(&mut self) -> Result<Cow<'a, str>, JsonError> {
         if !self.eat(b'"') {
             return Err(self.unexpected("a double-quoted property name"));
         }
         let key = match self.string_body()? {
-            Decoded::Utf8(s) => s.to_owned(),
-            Decoded::Units(units) => String::from_utf16_lossy(&units),
+            Decoded::Utf8(s) => Cow::Borrowed(s),
+            Decoded::Units(units) => Cow::Owned(String::from_utf16_lossy(&units)),
         };
         self.skip_whitespace();
         self.expect(b':', "':' after a property name")?;
         Ok(key)
     }
 
-    fn string_value(&mut self) -> Result<Value, JsonError> {
+    fn string_value(&mut self) -> Result<Value<'a>, JsonError> {
         Ok(match self.string_body()? {
-            Decoded::Utf8(s) => Value::String(s.to_owned()),
+            Decoded::Utf8(s) => Value::String(Cow::Borrowed(s)),
             Decoded::Units(units) => match String::from_utf16(&units) {
-                Ok(s) => Value::String(s),
-                Err(_) => Value::IllFormedString(String::from_utf16_lossy(&units)),
+                Ok(s) => Value::String(Cow::Owned(s)),
+                Err(_) => Value::IllFormedString(Cow::Owned(String::from_utf16_lossy(&units))),
             },
         })
     }
 
     /// Reads a string body after its opening quote, through the closing quote.
-    fn string_body(&mut self) -> Result<Decoded<'a>, JsonError> {
+    pub(crate) fn string_body(&mut self) -> Result<Decoded<'a>, JsonError> {
         let start = self.pos;
-        let plain_end = self.text[start..].iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20).map(|i| start + i);
-        if let Some(end) = plain_end {
-            if self.text[end] == b'"' {
-                if let Ok(s) = std::str::from_utf8(&self.text[start..end]) {
-                    self.pos = end + 1;
-                    return Ok(Decoded::Utf8(s));
-                }
+        let end = start + plain_run(&self.text[start..]);
+        if self.text.get(end) == Some(&b'"') {
+            // `start` and `end` sit next to ASCII quotes, so they are char boundaries.
+            let plain = match self.utf8 {
+                Some(text) => text.get(start..end),
+                None => std::str::from_utf8(&self.text[start..end]).ok(),
+            };
+            if let Some(s) = plain {
+                self.pos = end + 1;
+                return Ok(Decoded::Utf8(s));
             }
         }
         let mut units = Vec::new();
@@ -283,7 +394,7 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn number(&mut self) -> Result<Value, JsonError> {
+    pub(crate) fn number(&mut self) -> Result<f64, JsonError> {
         let start = self.pos;
         self.eat(b'-');
         if !self.eat(b'0') && self.digits() == 0 {
@@ -303,7 +414,7 @@ impl<'a> Parser<'a> {
         let literal = std::str::from_utf8(&self.text[start..self.pos]).unwrap_or("NaN");
         // Rust parses the JSON number grammar with correct rounding, and overflows to
         // infinity exactly as `JSON.parse` does.
-        Ok(Value::Number(literal.parse().unwrap_or(f64::NAN)))
+        Ok(literal.parse().unwrap_or(f64::NAN))
     }
 
     fn digits(&mut self) -> usize {
@@ -314,26 +425,29 @@ impl<'a> Parser<'a> {
         self.pos - start
     }
 
-    fn literal(&mut self, word: &str, value: Value) -> Result<Value, JsonError> {
+    pub(crate) fn literal(&mut self, word: &str) -> Result<(), JsonError> {
         for &b in word.as_bytes() {
             if !self.eat(b) {
                 return Err(self.unexpected(&format!("'{word}'")));
             }
         }
-        Ok(value)
+        Ok(())
     }
 
-    fn skip_whitespace(&mut self) {
+    #[inline(always)]
+    pub(crate) fn skip_whitespace(&mut self) {
         while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
             self.pos += 1;
         }
     }
 
-    fn peek(&self) -> Option<u8> {
+    #[inline(always)]
+    pub(crate) fn peek(&self) -> Option<u8> {
         self.text.get(self.pos).copied()
     }
 
-    fn eat(&mut self, byte: u8) -> bool {
+    #[inline(always)]
+    pub(crate) fn eat(&mut self, byte: u8) -> bool {
         let hit = self.peek() == Some(byte);
         if hit {
             self.pos += 1;
@@ -392,8 +506,8 @@ fn utf16_len(text: &[u8]) -> usize {
 mod tests {
     use super::*;
 
-    fn ok(text: &str) -> Value {
-        parse(text.as_bytes()).unwrap_or_else(|e| panic!("{text}: {}", e.message))
+    fn ok(text: &str) -> Value<'_> {
+        parse(text.as_bytes()).unwrap_or_else(|e| panic!("{text}: {}", e.message)).into_shallow()
     }
 
     fn err(text: &str) -> JsonError {
@@ -419,6 +533,22 @@ mod tests {
                 ("b".into(), Value::Object(vec![])),
             ])
         );
+    }
+
+    #[test]
+    fn plain_runs_stop_at_quotes_backslashes_and_control_bytes() {
+        for (text, run) in [
+            ("", 0),
+            ("abc", 3),
+            ("abcdefghijklmnop\"", 16),
+            ("abcdefgh\\", 8),
+            ("abcdefghij\u{1}", 10),
+            ("éééééééé\"", 16),
+            ("a\"", 1),
+            ("\u{7f}\u{80}ÿ\"", 5),
+        ] {
+            assert_eq!(plain_run(text.as_bytes()), run, "{text:?}");
+        }
     }
 
     #[test]
@@ -471,7 +601,9 @@ mod tests {
     #[test]
     fn nesting_depth_is_unlimited_and_costs_no_stack() {
         let deep = "[".repeat(100_000) + &"]".repeat(100_000);
-        assert!(matches!(ok(&deep), Value::Array(_)));
+        assert!(matches!(*parse(deep.as_bytes()).unwrap(), Value::Array(_)));
+        let deep_error = "[".repeat(50_000) + "1" + &"]".repeat(49_999);
+        assert!(err(&deep_error).message.starts_with("Unexpected end of JSON input"));
         let unclosed = "{\"a\":".repeat(50_000);
         assert!(err(&unclosed).message.starts_with("Unexpected end of JSON input"));
     }
@@ -493,7 +625,7 @@ mod tests {
         // JSON.stringify("\"\ud800\"") == "\"\\\"\\ud800\\\"\""
         let wtf8 = escaped_text_to_wtf8(br#""\"\ud800\"""#).unwrap();
         assert_eq!(wtf8, b"\"\xED\xA0\x80\"");
-        assert_eq!(parse(&wtf8).unwrap(), Value::IllFormedString("\u{fffd}".into()));
+        assert_eq!(*parse(&wtf8).unwrap(), Value::IllFormedString("\u{fffd}".into()));
         // A lone surrogate outside a string is a syntax error, as in JSON.parse.
         let outside = escaped_text_to_wtf8(br#""[\ud800]""#).unwrap();
         assert_eq!(
@@ -508,7 +640,7 @@ mod tests {
         let mut text = br#""\ud83d"#.to_vec();
         text.extend_from_slice(&wtf8_surrogate(0xDE00));
         text.push(b'"');
-        assert_eq!(parse(&text).unwrap(), Value::String("😀".into()));
+        assert_eq!(*parse(&text).unwrap(), Value::String("😀".into()));
     }
 
     #[test]

@@ -10,13 +10,15 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::Result;
 use crate::guard::{IterationVerdict, OveruseGuard, Refusal};
+use crate::input::Input;
 use crate::issue::{summarize, Issue};
 use crate::literal::{code_literal, Flag};
-use crate::todos::{self, Todo, WriteTodos, WriteTodosValidation};
+use crate::todos::{self, Args, Todo, WriteTodos};
 
 /// Options of a PlannerState.
 #[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
+#[schemars(deny_unknown_fields)]
 pub struct PlannerOptions {
     /// Planner-only iterations allowed in a row; the next one is refused with
     /// `planner_overuse_execute_next_step`.
@@ -132,17 +134,12 @@ impl PlannerState {
         self.guard.record(tool_names)
     }
 
-    /// Applies one `write_todos` call. `validate` runs only if the guard lets the call
-    /// through, so a refused call costs no parsing.
-    pub fn apply_write_todos(
-        &mut self,
-        validate: impl FnOnce() -> Result<WriteTodosValidation>,
-        now_ms: f64,
-    ) -> Result<PlannerAck> {
+    /// Applies one `write_todos` call. A call the guard refuses is not even parsed.
+    pub fn apply_write_todos<'a, I: Input<'a>>(&mut self, args: Args<'a, I>, now_ms: f64) -> Result<PlannerAck> {
         if let Some(refusal) = self.guard.refusal() {
             return Ok(self.refused(refusal));
         }
-        let args = match validate()?.into_args()? {
+        let args = match todos::validate(args)?.into_args()? {
             Ok(args) => args,
             Err(issues) => return Ok(invalid(issues)),
         };

@@ -97,7 +97,8 @@ pub enum HistoryMode {
 
 /// Options of a ReasoningLog.
 #[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
+#[schemars(deny_unknown_fields)]
 pub struct HistoryOptions {
     #[serde(default = "default_mode")]
     pub mode: HistoryMode,
@@ -143,7 +144,7 @@ impl ReasoningLog {
 
     /// `[Act] tool("primary argument")`; `args` is the call's arguments, as an object or
     /// JSON text.
-    pub fn record_act<I: Input>(
+    pub fn record_act<'a, I: Input<'a>>(
         &mut self,
         tool: &str,
         args: &I,
@@ -234,11 +235,11 @@ fn plan_summary(todos: &[Todo]) -> String {
 
 /// The argument that best says what a call does: a preferred key, else the first
 /// string-valued one. `args` may be an object or the JSON text of one.
-pub fn primary_argument<I: Input>(args: &I) -> Result<Option<String>> {
+pub fn primary_argument<'a, I: Input<'a>>(args: &I) -> Result<Option<String>> {
     if args.kind() == Kind::String {
         let text = args.text()?.value;
         return match crate::json::parse(text.as_bytes()) {
-            Ok(value) => primary_argument(&&value),
+            Ok(document) => primary_argument(&&*document),
             Err(_) => Ok(None),
         };
     }
@@ -248,14 +249,14 @@ pub fn primary_argument<I: Input>(args: &I) -> Result<Option<String>> {
     for key in PRIMARY_ARGUMENTS {
         if let Some(value) = args.property(key)? {
             if value.kind() == Kind::String {
-                return Ok(Some(value.text()?.value));
+                return Ok(Some(value.text()?.value.into_owned()));
             }
         }
     }
     for key in args.keys()? {
         if let Some(value) = args.property(&key)? {
             if value.kind() == Kind::String {
-                return Ok(Some(value.text()?.value));
+                return Ok(Some(value.text()?.value.into_owned()));
             }
         }
     }
@@ -335,9 +336,9 @@ mod tests {
     #[test]
     fn the_primary_argument_prefers_telling_keys() {
         let args = crate::json::parse(br#"{"limit": 5, "flag": "x", "query": "q3 report"}"#).unwrap();
-        assert_eq!(primary_argument(&&args).unwrap(), Some("q3 report".into()));
+        assert_eq!(primary_argument(&&*args).unwrap(), Some("q3 report".into()));
         let other = crate::json::parse(br#"{"limit": 5, "flag": "x"}"#).unwrap();
-        assert_eq!(primary_argument(&&other).unwrap(), Some("x".into()));
+        assert_eq!(primary_argument(&&*other).unwrap(), Some("x".into()));
         let text = Value::String(r#"{"path": "notes/a.md"}"#.into());
         assert_eq!(primary_argument(&&text).unwrap(), Some("notes/a.md".into()));
         assert_eq!(primary_argument(&&Value::Number(1.0)).unwrap(), None);

@@ -8,6 +8,8 @@
 //! strings measured in code points, an array over its `maxItems` reported alone, and
 //! length checks applied even to values of the wrong type when they have a `length`.
 
+use std::borrow::Cow;
+
 use crate::error::{Error, Result};
 use crate::input::{Input, Kind};
 use crate::issue::{Expected, Issue, Origin, PathSegment};
@@ -97,8 +99,8 @@ fn compile_typed(schema: &Value, type_name: Option<&str>) -> Result<Schema> {
             let mut properties = Vec::new();
             if let Some(Value::Object(members)) = schema.get("properties") {
                 for (key, property) in members {
-                    let required = required.contains(&key.as_str());
-                    properties.push(Property { key: key.clone(), schema: compile_value(property)?, required });
+                    let required = required.contains(&key.as_ref());
+                    properties.push(Property { key: key.to_string(), schema: compile_value(property)?, required });
                 }
             }
             Schema::Object { properties, strict: schema.get("additionalProperties") == Some(&Value::Bool(false)) }
@@ -133,20 +135,44 @@ fn unsupported(what: &str) -> Error {
     Error::internal(&format!("unsupported schema construct: {what}"))
 }
 
+/// The validated value: unknown keys stripped, strings owned, keys borrowed from the
+/// schema.
+pub type Parsed<'s> = Value<'s>;
+
 /// Validates `input`, returning the parsed value (unknown keys stripped) or the issues.
-pub fn validate<I: Input>(schema: &Schema, input: I) -> Result<std::result::Result<Value, Vec<Issue>>> {
+pub fn validate<'s, 'a, I: Input<'a>>(
+    schema: &'s Schema,
+    input: I,
+) -> Result<std::result::Result<Parsed<'s>, Vec<Issue>>> {
     let mut run = Run { path: Vec::new(), issues: Vec::new() };
     let value = run.check(schema, &input)?;
     Ok(if run.issues.is_empty() { Ok(value) } else { Err(run.issues) })
 }
 
-struct Run {
-    path: Vec<PathSegment>,
+/// Where the validator is, as borrowed keys: an owned path is made only for an issue.
+#[derive(Clone, Copy)]
+enum Step<'s> {
+    Key(&'s str),
+    Index(u32),
+}
+
+struct Run<'s> {
+    path: Vec<Step<'s>>,
     issues: Vec<Issue>,
 }
 
-impl Run {
-    fn check<I: Input>(&mut self, schema: &Schema, input: &I) -> Result<Value> {
+impl<'s> Run<'s> {
+    fn here(&self) -> Vec<PathSegment> {
+        self.path
+            .iter()
+            .map(|step| match step {
+                Step::Key(key) => PathSegment::Key((*key).to_owned()),
+                Step::Index(i) => PathSegment::Index(*i),
+            })
+            .collect()
+    }
+
+    fn check<'a, I: Input<'a>>(&mut self, schema: &'s Schema, input: &I) -> Result<Parsed<'s>> {
         match schema {
             Schema::Object { properties, strict } => self.object(properties, *strict, input),
             Schema::Array { items, min_items, max_items } => self.array(items, *min_items, *max_items, input),
@@ -169,7 +195,7 @@ impl Run {
         }
     }
 
-    fn object<I: Input>(&mut self, properties: &[Property], strict: bool, input: &I) -> Result<Value> {
+    fn object<'a, I: Input<'a>>(&mut self, properties: &'s [Property], strict: bool, input: &I) -> Result<Parsed<'s>> {
         if input.kind() != Kind::Object {
             return self.wrong_type(Expected::Object, input);
         }
@@ -178,28 +204,35 @@ impl Run {
             let present = input.property(&property.key)?;
             let is_present = present.is_some();
             let value = present.unwrap_or_else(I::undefined);
+            let key = Cow::Borrowed(property.key.as_str());
             if !property.required && value.kind() == Kind::Undefined {
                 if is_present {
-                    members.push((property.key.clone(), Value::Undefined));
+                    members.push((key, Value::Undefined));
                 }
                 continue;
             }
-            self.path.push(PathSegment::Key(property.key.clone()));
+            self.path.push(Step::Key(&property.key));
             let parsed = self.check(&property.schema, &value);
             self.path.pop();
-            members.push((property.key.clone(), parsed?));
+            members.push((key, parsed?));
         }
         if strict {
             let unknown: Vec<String> =
                 input.keys()?.into_iter().filter(|key| !properties.iter().any(|p| &p.key == key)).collect();
             if !unknown.is_empty() {
-                self.issues.push(Issue::unrecognized_keys(unknown, &self.path));
+                self.issues.push(Issue::unrecognized_keys(unknown, &self.here()));
             }
         }
         Ok(Value::Object(members))
     }
 
-    fn array<I: Input>(&mut self, items: &Schema, min: Option<f64>, max: Option<f64>, input: &I) -> Result<Value> {
+    fn array<'a, I: Input<'a>>(
+        &mut self,
+        items: &'s Schema,
+        min: Option<f64>,
+        max: Option<f64>,
+        input: &I,
+    ) -> Result<Parsed<'s>> {
         if input.kind() != Kind::Array {
             self.wrong_type(Expected::Array, input)?;
             return self.length_checks(min, max, input);
@@ -207,12 +240,12 @@ impl Run {
         let count = input.item_count()?;
         // zod reports an oversized array alone, before reading any element.
         if max.is_some_and(|max| count as f64 > max) {
-            self.issues.push(Issue::too_big(Origin::Array, max.unwrap_or_default(), &self.path));
+            self.issues.push(Issue::too_big(Origin::Array, max.unwrap_or_default(), &self.here()));
             return Ok(Value::Undefined);
         }
         let mut parsed = Vec::with_capacity(count);
         for index in 0..count {
-            self.path.push(PathSegment::Index(u32::try_from(index).unwrap_or(u32::MAX)));
+            self.path.push(Step::Index(u32::try_from(index).unwrap_or(u32::MAX)));
             let item = input.item(index).and_then(|item| self.check(items, &item));
             self.path.pop();
             parsed.push(item?);
@@ -221,7 +254,7 @@ impl Run {
         Ok(Value::Array(parsed))
     }
 
-    fn string<I: Input>(&mut self, min: Option<f64>, max: Option<f64>, input: &I) -> Result<Value> {
+    fn string<'a, I: Input<'a>>(&mut self, min: Option<f64>, max: Option<f64>, input: &I) -> Result<Parsed<'s>> {
         if input.kind() != Kind::String {
             self.wrong_type(Expected::String, input)?;
             return self.length_checks(min, max, input);
@@ -229,23 +262,29 @@ impl Run {
         let text = input.text()?;
         self.size_checks(Origin::String, text.value.chars().count() as f64, min, max);
         if !text.well_formed {
-            self.issues.push(Issue::lone_surrogate(&self.path));
+            self.issues.push(Issue::lone_surrogate(&self.here()));
         }
-        Ok(Value::String(text.value))
+        Ok(Value::String(Cow::Owned(text.value.into_owned())))
     }
 
-    fn one_of<I: Input>(&mut self, values: &[String], input: &I) -> Result<Value> {
+    fn one_of<'a, I: Input<'a>>(&mut self, values: &[String], input: &I) -> Result<Parsed<'s>> {
         if input.kind() == Kind::String {
             let text = input.text()?;
-            if text.well_formed && values.contains(&text.value) {
-                return Ok(Value::String(text.value));
+            if text.well_formed && values.iter().any(|v| *v == text.value) {
+                return Ok(Value::String(Cow::Owned(text.value.into_owned())));
             }
         }
-        self.issues.push(Issue::invalid_value(values, &self.path));
+        self.issues.push(Issue::invalid_value(values, &self.here()));
         Ok(Value::Undefined)
     }
 
-    fn number<I: Input>(&mut self, integer: bool, min: Option<f64>, max: Option<f64>, input: &I) -> Result<Value> {
+    fn number<'a, I: Input<'a>>(
+        &mut self,
+        integer: bool,
+        min: Option<f64>,
+        max: Option<f64>,
+        input: &I,
+    ) -> Result<Parsed<'s>> {
         let n = input.number();
         if input.kind() != Kind::Number || !n.is_finite() {
             return self.wrong_type(Expected::Number, input);
@@ -254,17 +293,17 @@ impl Run {
             return self.wrong_type(Expected::Int, input);
         }
         if let Some(min) = min.filter(|&min| n < min) {
-            self.issues.push(Issue::too_small(Origin::Number, min, &self.path));
+            self.issues.push(Issue::too_small(Origin::Number, min, &self.here()));
         }
         if let Some(max) = max.filter(|&max| n > max) {
-            self.issues.push(Issue::too_big(Origin::Number, max, &self.path));
+            self.issues.push(Issue::too_big(Origin::Number, max, &self.here()));
         }
         Ok(Value::Number(n))
     }
 
     /// The first alternative that passes wins; otherwise each one's issues are reported,
     /// with paths relative to the union, as zod does.
-    fn any_of<I: Input>(&mut self, options: &[Schema], input: &I) -> Result<Value> {
+    fn any_of<'a, I: Input<'a>>(&mut self, options: &'s [Schema], input: &I) -> Result<Parsed<'s>> {
         let mut errors = Vec::new();
         for option in options {
             let mut alternative = Run { path: Vec::new(), issues: Vec::new() };
@@ -274,13 +313,13 @@ impl Run {
             }
             errors.push(alternative.issues);
         }
-        self.issues.push(Issue::invalid_union(errors, &self.path));
+        self.issues.push(Issue::invalid_union(errors, &self.here()));
         Ok(Value::Undefined)
     }
 
     /// zod's min/max length checks run on any value that has a `length`, even one that
     /// already failed its type check.
-    fn length_checks<I: Input>(&mut self, min: Option<f64>, max: Option<f64>, input: &I) -> Result<Value> {
+    fn length_checks<'a, I: Input<'a>>(&mut self, min: Option<f64>, max: Option<f64>, input: &I) -> Result<Parsed<'s>> {
         if min.is_none() && max.is_none() {
             return Ok(Value::Undefined);
         }
@@ -299,15 +338,15 @@ impl Run {
     #[allow(clippy::neg_cmp_op_on_partial_ord)]
     fn size_checks(&mut self, origin: Origin, length: f64, min: Option<f64>, max: Option<f64>) {
         if let Some(min) = min.filter(|&min| !(length >= min)) {
-            self.issues.push(Issue::too_small(origin, min, &self.path));
+            self.issues.push(Issue::too_small(origin, min, &self.here()));
         }
         if let Some(max) = max.filter(|&max| !(length <= max)) {
-            self.issues.push(Issue::too_big(origin, max, &self.path));
+            self.issues.push(Issue::too_big(origin, max, &self.here()));
         }
     }
 
-    fn wrong_type<I: Input>(&mut self, expected: Expected, input: &I) -> Result<Value> {
-        self.issues.push(Issue::invalid_type(expected, &input.type_name()?, &self.path));
+    fn wrong_type<'a, I: Input<'a>>(&mut self, expected: Expected, input: &I) -> Result<Parsed<'s>> {
+        self.issues.push(Issue::invalid_type(expected, &input.type_name()?, &self.here()));
         Ok(Value::Undefined)
     }
 }

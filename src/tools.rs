@@ -17,12 +17,14 @@ pub struct ToolDefinition {
     pub description: String,
     /// A JSON Schema (draft 2020-12) of the arguments.
     #[schemars(with = "crate::schema::JsonSchemaObject")]
-    pub parameters: Value,
+    pub parameters: Value<'static>,
 }
 
 /// The JSON Schema of `write_todos` arguments, as a value.
-pub fn write_todos_json_schema() -> Result<Value> {
-    crate::json::parse(WRITE_TODOS_SCHEMA.as_bytes()).map_err(|e| Error::internal(&e.message))
+pub fn write_todos_json_schema() -> Result<Value<'static>> {
+    crate::json::parse(WRITE_TODOS_SCHEMA.as_bytes())
+        .map(|schema| schema.into_shallow())
+        .map_err(|e| Error::internal(&e.message))
 }
 
 /// Every planner tool planloop answers itself.

@@ -5,38 +5,30 @@
 //! surrogates, Rust strings may not). Input can be nested arbitrarily deep, so `Drop` is
 //! iterative: a 10,000-deep array must not overflow the wasm stack.
 
+use std::borrow::Cow;
 use std::mem;
 
-/// A value received from the host.
+/// A value received from the host. Strings borrow from the JSON text they were parsed
+/// from when they can (no escapes), so parsing a tool call allocates little.
 #[derive(Debug, PartialEq)]
-pub enum Value {
+pub enum Value<'a> {
     Undefined,
     Null,
     Bool(bool),
     Number(f64),
-    String(String),
+    String(Cow<'a, str>),
     /// A JS string with lone surrogates; each one is replaced by U+FFFD here.
-    IllFormedString(String),
-    Array(Vec<Value>),
+    IllFormedString(Cow<'a, str>),
+    Array(Vec<Value<'a>>),
     /// Members in source order; a repeated key keeps every occurrence, the last one wins.
-    Object(Vec<(String, Value)>),
+    Object(Vec<(Cow<'a, str>, Value<'a>)>),
 }
 
-impl Value {
+impl<'a> Value<'a> {
     /// The value of `key`, with `JSON.parse` semantics for repeated keys (the last wins).
-    pub fn get(&self, key: &str) -> Option<&Value> {
+    pub fn get(&self, key: &str) -> Option<&Value<'a>> {
         match self {
             Value::Object(members) => members.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v),
-            _ => None,
-        }
-    }
-
-    /// Moves `key`'s value out (the last occurrence), leaving `undefined` in its place.
-    pub fn take(&mut self, key: &str) -> Option<Value> {
-        match self {
-            Value::Object(members) => {
-                members.iter_mut().rev().find(|(k, _)| k == key).map(|(_, v)| mem::replace(v, Value::Undefined))
-            }
             _ => None,
         }
     }
@@ -48,18 +40,10 @@ impl Value {
         }
     }
 
-    /// Moves a well-formed string out (`Value` implements `Drop`, so it cannot be destructured).
+    /// Moves a well-formed string out.
     pub fn take_string(&mut self) -> Option<String> {
         match self {
-            Value::String(s) => Some(mem::take(s)),
-            _ => None,
-        }
-    }
-
-    /// Moves array items out.
-    pub fn take_items(&mut self) -> Option<Vec<Value>> {
-        match self {
-            Value::Array(items) => Some(mem::take(items)),
+            Value::String(s) => Some(mem::take(s).into_owned()),
             _ => None,
         }
     }
@@ -70,37 +54,54 @@ impl Value {
     }
 }
 
-impl Drop for Value {
-    fn drop(&mut self) {
-        let mut pending = match self {
-            Value::Array(items) if items.iter().any(is_container) => mem::take(items),
-            Value::Object(members) if members.iter().any(|(_, v)| is_container(v)) => {
-                members.drain(..).map(|(_, v)| v).collect()
-            }
-            _ => return,
-        };
-        while let Some(mut value) = pending.pop() {
-            match &mut value {
-                Value::Array(items) => pending.append(items),
-                Value::Object(members) => pending.extend(members.drain(..).map(|(_, v)| v)),
-                _ => {}
-            }
-        }
+/// A parsed JSON document. `JSON.parse` accepts any nesting depth, and dropping a
+/// 10,000-deep tree recursively would overflow the wasm stack, so a document takes its
+/// tree apart iteratively. Values planloop builds itself are as deep as their types and
+/// drop the ordinary way, which is much cheaper.
+#[derive(Debug, PartialEq)]
+pub struct Document<'a>(Value<'a>);
+
+impl<'a> Document<'a> {
+    pub fn new(root: Value<'a>) -> Self {
+        Document(root)
+    }
+
+    /// The root value, for documents known to be shallow (planloop's own schemas).
+    pub fn into_shallow(mut self) -> Value<'a> {
+        mem::replace(&mut self.0, Value::Null)
     }
 }
 
-fn is_container(value: &Value) -> bool {
-    match value {
-        Value::Array(items) => !items.is_empty(),
-        Value::Object(members) => !members.is_empty(),
-        _ => false,
+impl<'a> std::ops::Deref for Document<'a> {
+    type Target = Value<'a>;
+
+    fn deref(&self) -> &Value<'a> {
+        &self.0
+    }
+}
+
+impl Drop for Document<'_> {
+    fn drop(&mut self) {
+        dismantle(vec![mem::replace(&mut self.0, Value::Null)]);
+    }
+}
+
+/// Drops values of any depth without recursion: containers are emptied onto a stack
+/// before they are dropped.
+pub fn dismantle(mut pending: Vec<Value<'_>>) {
+    while let Some(mut value) = pending.pop() {
+        match &mut value {
+            Value::Array(items) => pending.append(items),
+            Value::Object(members) => pending.extend(members.drain(..).map(|(_, v)| v)),
+            _ => {}
+        }
     }
 }
 
 /// `undefined` and `null` both serialize as serde's unit, which the JS serializer turns
 /// into `undefined` or `null` as configured (see `src/wasm/convert.rs`). Recursion is
 /// bounded because only validated values, as deep as their schema, are serialized.
-impl serde::Serialize for Value {
+impl serde::Serialize for Value<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::{SerializeMap, SerializeSeq};
         match self {
@@ -132,20 +133,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn dropping_a_very_deep_value_does_not_overflow_the_stack() {
+    fn dropping_a_very_deep_document_does_not_overflow_the_stack() {
         let mut value = Value::Null;
         for i in 0..200_000 {
             value = if i % 2 == 0 { Value::Array(vec![value]) } else { Value::Object(vec![("k".into(), value)]) };
         }
-        drop(value);
+        drop(Document::new(value));
     }
 
     #[test]
-    fn get_and_take_use_the_last_occurrence_of_a_key() {
-        let mut v = Value::Object(vec![("a".into(), Value::Number(1.0)), ("a".into(), Value::Number(2.0))]);
+    fn get_uses_the_last_occurrence_of_a_key() {
+        let v = Value::Object(vec![("a".into(), Value::Number(1.0)), ("a".into(), Value::Number(2.0))]);
         assert_eq!(v.get("a"), Some(&Value::Number(2.0)));
-        assert_eq!(v.take("a"), Some(Value::Number(2.0)));
-        assert_eq!(v.get("a"), Some(&Value::Undefined));
         assert_eq!(v.get("b"), None);
     }
 }

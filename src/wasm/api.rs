@@ -2,8 +2,8 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::convert::{input, object, string, to_js, to_js_keeping_undefined, whole_or, Throw};
-use super::js_input::json_text;
+use super::convert::{object, string, to_js, to_js_through_json, whole_or, Throw};
+use super::js_input::ToolArgs;
 use crate::capsule::{ContextCapsule, CONTEXT_CAPSULE_INPUT_SCHEMA};
 use crate::reflection::{extract_reflection, DEFAULT_MAX_CHARS};
 use crate::{todos, tools};
@@ -15,11 +15,9 @@ use crate::{todos, tools};
 pub fn validate_write_todos(
     #[wasm_bindgen(unchecked_param_type = "unknown")] args: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let validation = match args.is_string() {
-        true => todos::validate_text(&json_text(&args).throw()?),
-        false => todos::validate(input(args)?),
-    };
-    to_js_keeping_undefined(&validation.throw()?)
+    let args = ToolArgs::new(args).throw()?;
+    let validation = todos::validate(args.args()).throw()?;
+    to_js_through_json(&validation)
 }
 
 /// The JSON Schema of `write_todos` arguments (draft 2020-12).

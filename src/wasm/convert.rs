@@ -5,18 +5,29 @@ use wasm_bindgen::prelude::*;
 
 use super::js_input::JsInput;
 use crate::error::{Error, Result};
+use crate::json_text;
+use crate::to_value::to_value;
 
-/// A plain JS value: objects, arrays, `null` for `None`.
+/// A plain JS value: objects, arrays, `null` for `None`, built property by property
+/// (the cheapest way for the small, fixed-shape results most calls return).
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
-    value.serialize(&serializer).map_err(|e| error_to_js(Error::internal(&e.to_string())))
+    serialize(value, serde_wasm_bindgen::Serializer::json_compatible())
 }
 
-/// Like [`to_js`], but a missing value stays `undefined`: validated data keeps an
-/// optional key the host set to `undefined`, as zod's output does. Only for values whose
-/// schema admits no `null`.
-pub fn to_js_keeping_undefined<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    let serializer = serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true);
+/// For results that carry a model's data (kilobytes of todos): one JSON text for
+/// `JSON.parse`, which beats building the objects from wasm as soon as there is more than
+/// a handful of properties. `undefined` stays `undefined`, as zod keeps an optional key
+/// a host set to `undefined` (JSON cannot, so such a value is built property by property).
+/// Only for values whose schema admits no `null`.
+pub fn to_js_through_json<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    let value = to_value(value).throw()?;
+    match json_text::write(&value) {
+        Ok(text) => js_sys::JSON::parse(&text).map_err(|_| error_to_js(Error::internal("JSON text planloop wrote"))),
+        Err(_) => serialize(&value, serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true)),
+    }
+}
+
+fn serialize<T: Serialize + ?Sized>(value: &T, serializer: serde_wasm_bindgen::Serializer) -> Result<JsValue, JsValue> {
     value.serialize(&serializer).map_err(|e| error_to_js(Error::internal(&e.to_string())))
 }
 
@@ -24,7 +35,7 @@ pub fn to_js_keeping_undefined<T: Serialize + ?Sized>(value: &T) -> Result<JsVal
 pub fn error_to_js(error: Error) -> JsValue {
     let js = js_sys::Error::new(&error.message);
     js.set_name("PlanloopError");
-    let code = serde_wasm_bindgen::to_value(&error.code).unwrap_or(JsValue::NULL);
+    let code = to_js(&error.code).unwrap_or(JsValue::NULL);
     let data = to_js(&error.data).unwrap_or_else(|_| js_sys::Object::new().into());
     // Setting own data properties on a fresh Error cannot fail.
     let _ = js_sys::Reflect::set(&js, &"code".into(), &code);
@@ -53,14 +64,20 @@ pub fn string(value: JsValue, name: &str) -> Result<String, JsValue> {
     crate::args::string(input(value)?, name).throw()
 }
 
-/// A time argument (`nowMs`).
+/// A time argument (`nowMs`). A finite number, the usual case, is taken as it is.
 pub fn time(value: JsValue, name: &str) -> Result<f64, JsValue> {
-    crate::args::time(input(value)?, name).throw()
+    match value.as_f64() {
+        Some(n) if n.is_finite() => Ok(n),
+        _ => crate::args::time(input(value)?, name).throw(),
+    }
 }
 
-/// A whole-number argument in `[min, max]`.
+/// A whole-number argument in `[min, max]`. One in range, the usual case, is taken as it is.
 pub fn whole(value: JsValue, name: &str, min: u32, max: u32) -> Result<u32, JsValue> {
-    crate::args::whole(input(value)?, name, min, max).throw()
+    match value.as_f64() {
+        Some(n) if n.fract() == 0.0 && n >= f64::from(min) && n <= f64::from(max) => Ok(n as u32),
+        _ => crate::args::whole(input(value)?, name, min, max).throw(),
+    }
 }
 
 /// An optional whole-number argument.

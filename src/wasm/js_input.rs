@@ -4,12 +4,13 @@
 //! catching import, so a throwing host value becomes a `host_exception` error instead of
 //! an exception unwinding through Rust.
 
-use js_sys::{Array, Function, JsString, Reflect};
+use js_sys::{Array, Function, JsString, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::error::{Error, Result};
 use crate::input::{Input, Kind, Text};
+use crate::todos::Args;
 
 #[wasm_bindgen]
 extern "C" {
@@ -27,6 +28,46 @@ extern "C" {
 
     #[wasm_bindgen(thread_local_v2, js_namespace = Object, js_name = prototype)]
     static OBJECT_PROTOTYPE: JsValue;
+
+    type TextEncoder;
+
+    #[wasm_bindgen(constructor)]
+    fn new() -> TextEncoder;
+
+    #[wasm_bindgen(method, js_name = encodeInto)]
+    fn encode_into(this: &TextEncoder, source: &JsString, destination: &Uint8Array) -> EncodeIntoResult;
+
+    type EncodeIntoResult;
+
+    #[wasm_bindgen(method, getter)]
+    fn written(this: &EncodeIntoResult) -> u32;
+}
+
+thread_local! {
+    static ENCODER: TextEncoder = TextEncoder::new();
+    /// Reused between calls, grown to the longest text seen.
+    static SCRATCH: std::cell::RefCell<Uint8Array> = std::cell::RefCell::new(Uint8Array::new_with_length(0));
+}
+
+/// The UTF-8 bytes of a well-formed JS string. For long text `TextEncoder.encodeInto`
+/// writes them natively, several times faster than the generic string glue, which copies
+/// one character at a time; short text is not worth its extra crossings.
+fn utf8_bytes(string: &JsString) -> Vec<u8> {
+    let units = string.length();
+    if units < 256 {
+        return String::from(string).into_bytes();
+    }
+    let most = units * 3;
+    SCRATCH.with(|scratch| {
+        let mut scratch = scratch.borrow_mut();
+        if scratch.length() < most {
+            *scratch = Uint8Array::new_with_length(most.max(1024));
+        }
+        let written = ENCODER.with(|encoder| encoder.encode_into(string, &scratch).written());
+        let mut bytes = vec![0; written as usize];
+        scratch.subarray(0, written).copy_to(&mut bytes);
+        bytes
+    })
 }
 
 /// A JS value and its kind.
@@ -68,12 +109,13 @@ pub fn host_exception(thrown: JsValue) -> Error {
 }
 
 /// The text of a JS string; lone surrogates become U+FFFD and clear `well_formed`.
-pub fn js_text(value: &JsValue) -> Text {
+pub fn js_text<'a>(value: &JsValue) -> Text<'a> {
     let string: &JsString = value.unchecked_ref();
-    Text { value: String::from(string), well_formed: string.is_well_formed() }
+    Text { value: String::from(string).into(), well_formed: string.is_well_formed() }
 }
 
-impl Input for JsInput {
+/// JS strings are copied into Rust, so they can live as long as any caller needs.
+impl<'a> Input<'a> for JsInput {
     fn kind(&self) -> Kind {
         self.kind
     }
@@ -137,7 +179,7 @@ impl Input for JsInput {
         JsInput::new(Reflect::get_u32(&self.value, index).map_err(host_exception)?)
     }
 
-    fn text(&self) -> Result<Text> {
+    fn text(&self) -> Result<Text<'a>> {
         Ok(js_text(&self.value))
     }
 
@@ -176,12 +218,35 @@ impl JsInput {
     }
 }
 
-/// Reads a JS argument as raw JSON text: UTF-8, or WTF-8 when it holds lone surrogates
+/// A tool call's arguments as the host passed them: JSON text (as UTF-8, or WTF-8 when
+/// it holds lone surrogates) or a JS value.
+pub enum ToolArgs {
+    Text(Vec<u8>),
+    Value(JsInput),
+}
+
+impl ToolArgs {
+    pub fn new(value: JsValue) -> Result<ToolArgs> {
+        match value.is_string() {
+            true => json_text(&value).map(ToolArgs::Text),
+            false => JsInput::new(value).map(ToolArgs::Value),
+        }
+    }
+
+    pub fn args(&self) -> Args<'_, JsInput> {
+        match self {
+            ToolArgs::Text(text) => Args::Text(text),
+            ToolArgs::Value(input) => Args::Value(JsInput { value: input.value.clone(), kind: input.kind }),
+        }
+    }
+}
+
+/// Reads a JS string as raw JSON text: UTF-8, or WTF-8 when it holds lone surrogates
 /// (found by `isWellFormed`, then carried through `JSON.stringify`'s escapes).
-pub fn json_text(value: &JsValue) -> Result<Vec<u8>> {
+fn json_text(value: &JsValue) -> Result<Vec<u8>> {
     let string: &JsString = value.unchecked_ref();
     if string.is_well_formed() {
-        return Ok(String::from(string).into_bytes());
+        return Ok(utf8_bytes(string));
     }
     let escaped = js_sys::JSON::stringify(value).map_err(host_exception)?;
     crate::json::escaped_text_to_wtf8(String::from(escaped).as_bytes()).map_err(|e| Error::internal(&e.message))

@@ -3,9 +3,9 @@
 use wasm_bindgen::prelude::*;
 
 use super::convert::{input, options, time, to_js, Throw};
-use super::js_input::{json_text, JsInput};
+use super::js_input::ToolArgs;
+use crate::args;
 use crate::planner::{self, PLANNER_OPTIONS_SCHEMA};
-use crate::{args, todos};
 
 /// The todo list a model keeps with `write_todos`, and the planner-overuse guard.
 #[wasm_bindgen(js_name = PlannerState)]
@@ -40,12 +40,8 @@ impl PlannerState {
         #[wasm_bindgen(unchecked_param_type = "unknown")] args: JsValue,
         #[wasm_bindgen(js_name = nowMs, unchecked_param_type = "number")] now_ms: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let now_ms = time(now_ms, "nowMs")?;
-        let validate = || match args.is_string() {
-            true => todos::validate_text(&json_text(&args)?),
-            false => todos::validate(JsInput::new(args)?),
-        };
-        to_js(&self.0.apply_write_todos(validate, now_ms).throw()?)
+        let (args, now_ms) = (ToolArgs::new(args).throw()?, time(now_ms, "nowMs")?);
+        to_js(&self.0.apply_write_todos(args.args(), now_ms).throw()?)
     }
 
     /// `{revision, todos, focus, note, updatedAt}`.
