@@ -1,0 +1,119 @@
+// make demo: one scripted agent turn driven through planloop's planner primitives.
+// The "model" is a script; every decision printed below is planloop's.
+import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
+const { PlannerState, ReasoningLog, contextCapsule, extractReflection, toolDefinitions } = require("../pkg/planloop.js");
+
+const planner = new PlannerState();
+const trail = new ReasoningLog({ mode: "full" });
+const rolling = new ReasoningLog({ mode: "rolling", size: 4 });
+const logs = [trail, rolling];
+let clock = Date.UTC(2026, 10, 21, 9, 0, 0);
+
+const todos = (...items) => JSON.stringify({ todos: items.map(([id, content, status]) => ({ id, content, status })) });
+
+// What the model "says" at each iteration: some text and some tool calls.
+const script = [
+  {
+    text: "<think>The user wants a comparison, so I need both notes.</think>This needs a few steps, so I will plan them first.",
+    calls: [{ name: "write_todos", args: todos(["find_notes", "Find the Q3 and Q2 revenue notes", "in_progress"], ["compare", "Compare revenue by product line", "pending"], ["write_summary", "Write the summary note", "pending"]) }],
+  },
+  {
+    text: "Let me refine the plan.",
+    calls: [{ name: "write_todos", args: '{"todos":[{"id":"find_notes","content":"Find both notes","status":"doing"}]}' }],
+  },
+  {
+    text: "Fixing the status value.",
+    calls: [{ name: "write_todos", args: todos(["find_notes", "Find both notes", "in_progress"], ["compare", "Compare", "pending"]) }],
+  },
+  {
+    text: "Searching the vault for the revenue notes.",
+    calls: [{ name: "search_vault", args: { query: "revenue Q3 Q2", limit: 5 }, output: "2 notes: finance/q3-revenue.md, finance/q2-revenue.md" }],
+  },
+  {
+    text: "Both notes exist. Reading Q3 first.",
+    calls: [
+      { name: "write_todos", args: todos(["find_notes", "Find the Q3 and Q2 revenue notes", "completed"], ["compare", "Compare revenue by product line", "in_progress"], ["write_summary", "Write the summary note", "pending"]) },
+      { name: "read_note", args: { path: "finance/q3-revenue.md" }, output: "Q3: Plugins 1.2M, Hosting 0.8M" },
+    ],
+  },
+  {
+    text: "Q3 grew in plugins. Now Q2 for the comparison.",
+    calls: [{ name: "read_note", args: '{"path":"finance/q2-revenue.md"}', output: "ENOENT: finance/q2-revenue.md was moved", isError: true }],
+  },
+  {
+    text: "The Q2 note moved; the archive has it.",
+    calls: [{ name: "read_note", args: { path: "archive/q2-revenue.md" }, output: "Q2: Plugins 0.9M, Hosting 0.8M" }],
+  },
+  {
+    text: "Plugins rose by a third while hosting stayed flat. Writing the summary.",
+    calls: [
+      { name: "write_todos", args: todos(["find_notes", "Find the Q3 and Q2 revenue notes", "completed"], ["compare", "Compare revenue by product line", "completed"], ["write_summary", "Write the summary note", "in_progress"]) },
+      { name: "create_note", args: { path: "finance/q3-vs-q2.md", content: "Plugins +33%, Hosting flat" }, output: "created finance/q3-vs-q2.md" },
+    ],
+  },
+  {
+    text: "Done: the summary is in finance/q3-vs-q2.md. Plugins grew 33% quarter over quarter.",
+    calls: [{ name: "write_todos", args: todos(["find_notes", "Find the Q3 and Q2 revenue notes", "completed"], ["compare", "Compare revenue by product line", "completed"], ["write_summary", "Write the summary note", "completed"]) }],
+  },
+];
+
+const mark = { pending: "[ ]", in_progress: "[>]", completed: "[x]" };
+const print = (line = "") => console.log(line);
+const showTodos = () => {
+  const { revision, todos: list } = planner.snapshot();
+  print(`   todo list, revision ${revision}:`);
+  for (const t of list) print(`     ${mark[t.status]} ${t.id.padEnd(14)} ${t.content}`);
+};
+const record = (method, ...args) => {
+  let event;
+  for (const log of logs) event = log[method](...args);
+  if (event) print(`   ${trail.steps().at(-1)}`);
+};
+
+print("planloop demo: a scripted agent turn through the planner primitives");
+print(`tools offered to the model: ${toolDefinitions().map((t) => t.name).join(", ")} (+ the host's own)\n`);
+
+script.forEach((step, index) => {
+  const iteration = index + 1;
+  clock += 1500;
+  print(`iteration ${iteration}: the model calls ${step.calls.map((c) => c.name).join(" + ")}`);
+  const verdict = planner.recordIteration(step.calls.map((c) => c.name));
+  if (verdict.plannerOnly) print(`   guard: planner-only iteration ${verdict.plannerOnlyStreak} in a row`);
+  record("recordReflection", step.text, iteration, clock);
+  for (const call of step.calls) {
+    if (call.name === "write_todos") {
+      const ack = planner.applyWriteTodos(call.args, clock);
+      if (ack.ok) {
+        print(`   write_todos -> ${JSON.stringify(ack)}`);
+        record("recordPlan", planner.snapshot(), iteration, clock);
+        showTodos();
+      } else {
+        print(`   write_todos REJECTED (${ack.error}): the tool result tells the model`);
+        for (const line of ack.message.split("\n")) print(`     | ${line}`);
+      }
+    } else {
+      record("recordAct", call.name, call.args, iteration, clock);
+      record("recordObs", call.name, call.output, call.isError ?? false, iteration, clock + 300);
+    }
+  }
+  print();
+});
+
+print("the full reasoning trail ([Plan]/[Act]/[Obs]/[Reflect]):");
+for (const step of trail.steps()) print(`   ${step}`);
+print("\nthe rolling view a chat bubble shows (last 4):");
+for (const step of rolling.steps()) print(`   ${step}`);
+
+const capsule = contextCapsule({
+  goal: "Compare Q3 and Q2 revenue and write a summary note",
+  planSnapshot: planner.snapshot(),
+  keyFindings: [extractReflection(script.at(-2).text) ?? ""],
+  artifacts: [{ type: "note", ref: "finance/q3-vs-q2.md", summary: "The comparison" }],
+});
+print("\nthe context capsule a parent agent would receive:");
+print(`   goal: ${capsule.goal}`);
+print(`   plan: revision ${capsule.planSnapshot.revision}, ${capsule.planSnapshot.todos.filter((t) => t.status === "completed").length}/${capsule.planSnapshot.todos.length} done`);
+print(`   findings: ${capsule.keyFindings.join(" | ")}`);
+print(`   artifacts: ${capsule.artifacts.map((a) => `${a.type} ${a.ref}`).join(", ")}`);
