@@ -1,9 +1,9 @@
-//! An owned JSON-like value, as planloop receives it from a host.
+//! A JSON-like value, as planloop exchanges it with a host.
 //!
 //! It is JSON plus `undefined` (a JS property can hold it, and zod treats it apart from
 //! `null`) plus strings that were not well-formed UTF-16 (JS strings may carry lone
-//! surrogates, Rust strings may not). Input can be nested arbitrarily deep, so `Drop` is
-//! iterative: a 10,000-deep array must not overflow the wasm stack.
+//! surrogates, Rust strings may not). A parsed [`Document`] can be nested arbitrarily
+//! deep and is dropped without recursion.
 
 use std::borrow::Cow;
 use std::mem;
@@ -98,9 +98,9 @@ pub fn dismantle(mut pending: Vec<Value<'_>>) {
     }
 }
 
-/// `undefined` and `null` both serialize as serde's unit, which the JS serializer turns
-/// into `undefined` or `null` as configured (see `src/wasm/convert.rs`). Recursion is
-/// bounded because only validated values, as deep as their schema, are serialized.
+/// `undefined` serializes as serde's unit and `null` as `None`, so conversions that can
+/// tell them apart do (see `src/to_value.rs`). Recursion is bounded because only
+/// planloop's own values, as deep as their types or schemas, are serialized.
 impl serde::Serialize for Value<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::{SerializeMap, SerializeSeq};
