@@ -19,6 +19,9 @@ pub enum ErrorCode {
     /// Reading a host value threw (a getter or a proxy trap); `data.detail` carries the
     /// thrown value's text.
     HostException,
+    /// A call out of order for the session's state, such as `handleModelResponse` while
+    /// tool results are still awaited; `data.detail` says what was expected.
+    InvalidState,
     /// planloop broke one of its own invariants. Please report it.
     Internal,
 }
@@ -76,6 +79,15 @@ impl Error {
             code: ErrorCode::HostException,
             message: format!("Reading a value from the host threw: {detail}"),
             data: ErrorData { detail: Some(detail), ..ErrorData::default() },
+        }
+    }
+
+    /// A call out of order; `expected` says what the session waits for.
+    pub fn invalid_state(call: &str, expected: &str) -> Error {
+        Error {
+            code: ErrorCode::InvalidState,
+            message: format!("`{call}` cannot be called now: {expected}"),
+            data: ErrorData { detail: Some(expected.to_owned()), ..ErrorData::default() },
         }
     }
 

@@ -51,6 +51,7 @@ code_literal!(InvalidUnionCode = "invalid_union");
 code_literal!(InvalidFormatCode = "invalid_format");
 code_literal!(InvalidJsonCode = "invalid_json");
 code_literal!(WellFormedUtf16 = "well_formed_utf16");
+code_literal!(CustomCode = "custom");
 
 /// A value of the wrong type.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
@@ -131,6 +132,15 @@ pub struct InvalidJsonIssue {
     pub message: String,
 }
 
+/// A rule of planloop's own that zod has no code for (zod's `custom`), such as a tool
+/// result for a call that was never made.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct CustomIssue {
+    pub code: CustomCode,
+    pub path: Vec<PathSegment>,
+    pub message: String,
+}
+
 /// One problem found in a value, as zod 4 reports it. Switch on `code`.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(untagged)]
@@ -143,6 +153,7 @@ pub enum Issue {
     InvalidUnion(InvalidUnionIssue),
     InvalidFormat(InvalidFormatIssue),
     InvalidJson(InvalidJsonIssue),
+    Custom(CustomIssue),
 }
 
 impl Issue {
@@ -218,6 +229,10 @@ impl Issue {
         })
     }
 
+    pub fn custom(message: String, path: Vec<PathSegment>) -> Issue {
+        Issue::Custom(CustomIssue { code: CustomCode, path, message })
+    }
+
     pub fn invalid_json(message: &str, position: usize) -> Issue {
         Issue::InvalidJson(InvalidJsonIssue {
             code: InvalidJsonCode,
@@ -225,6 +240,22 @@ impl Issue {
             path: Vec::new(),
             message: format!("Invalid JSON: {message}"),
         })
+    }
+
+    /// The same issue with a message of planloop's own (for limits zod has no words for).
+    pub fn with_message(mut self, text: &str) -> Issue {
+        match &mut self {
+            Issue::InvalidType(i) => i.message = text.to_owned(),
+            Issue::TooSmall(i) => i.message = text.to_owned(),
+            Issue::TooBig(i) => i.message = text.to_owned(),
+            Issue::InvalidValue(i) => i.message = text.to_owned(),
+            Issue::UnrecognizedKeys(i) => i.message = text.to_owned(),
+            Issue::InvalidUnion(i) => i.message = text.to_owned(),
+            Issue::InvalidFormat(i) => i.message = text.to_owned(),
+            Issue::InvalidJson(i) => i.message = text.to_owned(),
+            Issue::Custom(i) => i.message = text.to_owned(),
+        }
+        self
     }
 
     pub fn path(&self) -> &[PathSegment] {
@@ -237,6 +268,7 @@ impl Issue {
             Issue::InvalidUnion(i) => &i.path,
             Issue::InvalidFormat(i) => &i.path,
             Issue::InvalidJson(i) => &i.path,
+            Issue::Custom(i) => &i.path,
         }
     }
 
@@ -250,6 +282,7 @@ impl Issue {
             Issue::InvalidUnion(i) => &i.message,
             Issue::InvalidFormat(i) => &i.message,
             Issue::InvalidJson(i) => &i.message,
+            Issue::Custom(i) => &i.message,
         }
     }
 }

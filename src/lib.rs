@@ -10,43 +10,68 @@
 //! input is validated before use, and every output is plain data. `src/wasm/` only
 //! converts between JS values and these types.
 //!
-//! # Driving the planner primitives
+//! # The drive contract of a [`session::Session`]
 //!
-//! For each model response in an agent iteration:
+//! A session is a state machine the host drives; it never calls anything itself.
 //!
-//! 1. [`planner::PlannerState::record_iteration`] with the names of every tool the model
-//!    called. The verdict says whether this iteration's planner calls will be refused
-//!    (too many planner-only iterations in a row, or `write_todos` twice in one response).
-//! 2. For each `write_todos` call, [`planner::PlannerState::apply_write_todos`] with its
-//!    arguments (the raw JSON text, or a value) and the current time. Send the returned
-//!    ack back to the model as the tool result; it is seed 004's
-//!    `{ok, revision, todoCount, inProgress}`, or a rejection that says what to fix.
-//! 3. Run the other tools yourself, and record the trail in a [`reasoning::ReasoningLog`]:
-//!    `record_plan` after an accepted update, `record_act` / `record_obs` around each tool,
-//!    `record_reflection` with the model's text.
+//! 1. `begin_turn({message, now_ms})` when the user speaks. Send the returned `message`
+//!    to the model, with the host's tools and `Session::tool_definitions` (the planner
+//!    tools planloop answers itself).
+//! 2. `handle_model_response({text, tool_calls}, now_ms)` with every model response. It
+//!    returns a [`exchange::Decision`]:
+//!    - `RunTools { calls, replies, next }`: append the assistant message, then `replies`
+//!      (planloop's answers to its own tools) as tool messages; run `calls` and pass their
+//!      results to `handle_tool_results`, which returns the tool messages to append. When
+//!      `calls` is empty, call the model again right away.
+//!    - `Continue { message, .. }`: the model stopped too early; append `message` as a user
+//!      message and call the model again.
+//!    - `Finalize { answer, exit_reason }`: the turn is over; show `answer`.
+//!    - `Pause { summary, .. }` / `Fail { message, .. }`: the turn stopped at a limit.
+//! 3. Before each model call, `next.tools_withheld` says whether to call it without tools
+//!    (the last iteration of the turn), and `next.budget_line` can go in the system prompt.
+//! 4. `drain_events()` whenever convenient; `todos()`, `progress()`, `steps()` and
+//!    `capsule()` at any time.
+//!
+//! A call out of this order is refused with `invalid_state` and changes nothing.
 //!
 //! ```
-//! use planloop::planner::{PlannerAck, PlannerOptions, PlannerState};
-//! use planloop::reasoning::{HistoryOptions, ReasoningLog};
-//! use planloop::todos::Args;
+//! use planloop::config::SessionConfig;
+//! use planloop::exchange::{BeginTurn, Decision, ExitReason, ModelResponse, ToolCallInput, ToolResult};
+//! use planloop::session::Session;
 //! use planloop::value::Value;
 //!
-//! let mut planner = PlannerState::new(PlannerOptions::default());
-//! let mut log = ReasoningLog::new(HistoryOptions::default());
-//! let now_ms = 1_700_000_000_000.0;
+//! let mut session = Session::new(SessionConfig::default());
+//! let mut now = 0.0;
+//! session.begin_turn(BeginTurn { message: "Summarize my notes".into(), now_ms: now, user_id: None, chat_id: None })?;
 //!
-//! // The model answered with one write_todos call and one search.
-//! planner.record_iteration(&["write_todos", "search_vault"]);
-//! let call = br#"{"todos":[
-//!     {"id":"search_vault","content":"Find the Q3 report","status":"in_progress"},
-//!     {"id":"summarize","content":"Summarize it","status":"pending"}]}"#;
-//! let ack = planner.apply_write_todos(Args::<&Value>::Text(call), now_ms)?;
-//! assert!(matches!(ack, PlannerAck::Accepted(ref a) if a.revision == 1));
+//! // The model plans and searches in one response.
+//! let todos = r#"{"todos":[{"id":"search","content":"Find the notes","status":"in_progress"},
+//!                          {"id":"summarize","content":"Summarize them","status":"pending"}]}"#;
+//! let calls = vec![
+//!     ToolCallInput { id: "c1".into(), name: "write_todos".into(), args: Value::String(todos.into()) },
+//!     ToolCallInput { id: "c2".into(), name: "search".into(), args: Value::String(r#"{"query":"notes"}"#.into()) },
+//! ];
+//! now += 1000.0;
+//! let Decision::RunTools { calls, replies, .. } = session.handle_model_response(ModelResponse { text: None, tool_calls: calls }, now)? else {
+//!     unreachable!()
+//! };
+//! assert_eq!(replies[0].content, r#"{"ok":true,"revision":1,"todoCount":2,"inProgress":"search"}"#);
+//! let results = calls.iter().map(|c| ToolResult { id: c.id.clone(), output: Value::String("3 notes".into()), is_error: false, duration_ms: None, exit_code: None });
+//! session.handle_tool_results(results.collect(), now)?;
 //!
-//! let plan = log.record_plan(planner.todos(), 1, now_ms);
-//! assert_eq!(plan.step(), "[Plan] 0/2 done · now: search_vault");
+//! // It stops after the first step: planloop asks it to go on.
+//! now += 1000.0;
+//! let decision = session.handle_model_response(ModelResponse { text: Some("I found 3 notes.".into()), tool_calls: vec![] }, now)?;
+//! assert!(matches!(decision, Decision::Continue { attempt: 1, .. }));
+//! # let _ = ExitReason::FinalAnswer;
 //! # Ok::<(), planloop::error::Error>(())
 //! ```
+//!
+//! # The planner primitives alone
+//!
+//! A host with its own loop can use the pieces: [`planner::PlannerState`] (the todo list
+//! and the overuse guard: `record_iteration` with each response's tool names, then
+//! `apply_write_todos` per call) and [`reasoning::ReasoningLog`] (the tagged trail).
 //!
 //! Bad input never panics: it is a [`error::Error`] with a stable code, or, for a
 //! model's tool arguments, validation issues shaped exactly as zod 4 reports them
@@ -54,7 +79,12 @@
 
 pub mod args;
 pub mod capsule;
+pub mod config;
+pub mod continuation;
+pub mod dialects;
 pub mod error;
+pub mod events;
+pub mod exchange;
 mod from_value;
 pub mod guard;
 pub mod input;
@@ -64,10 +94,14 @@ pub mod json;
 mod json_text;
 mod literal;
 mod one_pass;
+pub mod plan;
 pub mod planner;
+pub mod prompts;
 pub mod reasoning;
 pub mod reflection;
 pub mod schema;
+pub mod session;
+pub mod stuck;
 pub mod text;
 mod to_value;
 pub mod todos;

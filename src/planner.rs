@@ -146,7 +146,8 @@ impl PlannerState {
         Ok(PlannerAck::Accepted(self.replace(args, now_ms)))
     }
 
-    fn replace(&mut self, args: WriteTodos, now_ms: f64) -> AcceptedAck {
+    /// Replaces the list with todos a dialect tool sent (already within the limits).
+    pub fn replace(&mut self, args: WriteTodos, now_ms: f64) -> AcceptedAck {
         let WriteTodos { todos, focus, note } = args;
         self.state = PlannerSnapshot {
             revision: self.state.revision.saturating_add(1),
@@ -163,7 +164,13 @@ impl PlannerState {
         }
     }
 
-    fn refused(&self, refusal: Refusal) -> PlannerAck {
+    /// The refusal that applies to the current iteration's planner calls, if any.
+    pub fn refusal(&self) -> Option<Refusal> {
+        self.guard.refusal()
+    }
+
+    /// The rejection ack for a refused planner call.
+    pub fn refused(&self, refusal: Refusal) -> PlannerAck {
         let message = match refusal {
             Refusal::PlannerOveruseExecuteNextStep => format!(
                 "Refused: more than {} iterations in a row only updated the plan. The todo list was not changed. \

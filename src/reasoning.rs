@@ -142,6 +142,11 @@ impl ReasoningLog {
         self.push(Phase::Plan, plan_summary(todos), iteration, now_ms)
     }
 
+    /// `[Plan] <summary>` for plan changes that are not a todo list (a plan, a step done).
+    pub fn record_plan_note(&mut self, summary: &str, iteration: u32, now_ms: f64) -> &ReasoningEvent {
+        self.push(Phase::Plan, cap(&one_line(summary), OBSERVATION_CAP), iteration, now_ms)
+    }
+
     /// `[Act] tool("primary argument")`; `args` is the call's arguments, as an object or
     /// JSON text.
     pub fn record_act<'a, I: Input<'a>>(

@@ -44,7 +44,15 @@ pub enum Schema {
     /// `type: [T, "null"]`.
     Nullable(Box<Schema>),
     AnyOf(Vec<Schema>),
+    /// Any value (`{}` in JSON Schema), copied as it is, within [`ANY_MAX_DEPTH`] and
+    /// [`ANY_MAX_NODES`].
+    Any,
 }
+
+/// How deep a value of schema `{}` may nest.
+pub const ANY_MAX_DEPTH: usize = 64;
+/// How many values a value of schema `{}` may hold in all.
+pub const ANY_MAX_NODES: usize = 100_000;
 
 #[derive(Debug)]
 pub struct Property {
@@ -127,8 +135,20 @@ fn compile_typed(schema: &Value, type_name: Option<&str>) -> Result<Schema> {
         Some("boolean") => Schema::Boolean,
         Some("null") => Schema::Null,
         Some(other) => return Err(unsupported(other)),
+        None if schema_is_empty(schema) => Schema::Any,
         None => return Err(unsupported("a schema without a type")),
     })
+}
+
+/// `{}` or a schema with annotations only (`description`, `title`, `default`).
+fn schema_is_empty(schema: &Value<'_>) -> bool {
+    match schema {
+        Value::Bool(true) => true,
+        Value::Object(members) => {
+            members.iter().all(|(key, _)| matches!(key.as_ref(), "description" | "title" | "default" | "$schema"))
+        }
+        _ => false,
+    }
 }
 
 fn unsupported(what: &str) -> Error {
@@ -192,6 +212,7 @@ impl<'s> Run<'s> {
                 _ => self.check(inner, input),
             },
             Schema::AnyOf(options) => self.any_of(options, input),
+            Schema::Any => self.any(input, 0, &mut 0),
         }
     }
 
@@ -315,6 +336,56 @@ impl<'s> Run<'s> {
         }
         self.issues.push(Issue::invalid_union(errors, &self.here()));
         Ok(Value::Undefined)
+    }
+
+    /// A copy of any value, bounded in depth and size (an `args` object from a model).
+    fn any<'a, I: Input<'a>>(&mut self, input: &I, depth: usize, nodes: &mut usize) -> Result<Parsed<'s>> {
+        *nodes += 1;
+        if depth > ANY_MAX_DEPTH || *nodes > ANY_MAX_NODES {
+            let (limit, what) =
+                if depth > ANY_MAX_DEPTH { (ANY_MAX_DEPTH, "levels") } else { (ANY_MAX_NODES, "values") };
+            self.issues.push(
+                Issue::too_big(Origin::Unknown, limit as f64, &self.here())
+                    .with_message(&format!("Too big: expected a value of at most {limit} {what}")),
+            );
+            return Ok(Value::Undefined);
+        }
+        Ok(match input.kind() {
+            Kind::Undefined | Kind::Other => Value::Undefined,
+            Kind::Null => Value::Null,
+            Kind::Boolean => Value::Bool(input.boolean()),
+            Kind::Number => Value::Number(input.number()),
+            Kind::String => {
+                let text = input.text()?;
+                match text.well_formed {
+                    true => Value::String(Cow::Owned(text.value.into_owned())),
+                    false => Value::IllFormedString(Cow::Owned(text.value.into_owned())),
+                }
+            }
+            Kind::Array => {
+                let (mut items, issues) = (Vec::new(), self.issues.len());
+                for index in 0..input.item_count()? {
+                    items.push(self.any(&input.item(index)?, depth + 1, nodes)?);
+                    if self.issues.len() > issues {
+                        break;
+                    }
+                }
+                Value::Array(items)
+            }
+            Kind::Object => {
+                let (mut members, issues) = (Vec::new(), self.issues.len());
+                for key in input.keys()? {
+                    if let Some(value) = input.property(&key)? {
+                        let copied = self.any(&value, depth + 1, nodes)?;
+                        members.push((Cow::Owned(key), copied));
+                    }
+                    if self.issues.len() > issues {
+                        break;
+                    }
+                }
+                Value::Object(members)
+            }
+        })
     }
 
     /// zod's min/max length checks run on any value that has a `length`, even one that

@@ -3,7 +3,10 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use crate::config::{SessionConfig, TodoDialect};
+use crate::dialects;
 use crate::error::{Error, Result};
+use crate::plan::{PLAN_DESCRIPTION, PLAN_PROGRESS_DESCRIPTION, PLAN_PROGRESS_SCHEMA, PLAN_SCHEMA};
 use crate::todos::WRITE_TODOS_SCHEMA;
 use crate::value::Value;
 
@@ -22,21 +25,35 @@ pub struct ToolDefinition {
 
 /// The JSON Schema of `write_todos` arguments, as a value.
 pub fn write_todos_json_schema() -> Result<Value<'static>> {
-    crate::json::parse(WRITE_TODOS_SCHEMA.as_bytes())
-        .map(|schema| schema.into_shallow())
-        .map_err(|e| Error::internal(&e.message))
+    schema_value(WRITE_TODOS_SCHEMA)
 }
 
-/// Every planner tool planloop answers itself.
+/// The `write_todos` tool, planloop's planner primitive.
 pub fn tool_definitions() -> Result<Vec<ToolDefinition>> {
-    let mut parameters = write_todos_json_schema()?;
+    Ok(vec![definition("write_todos", WRITE_TODOS_DESCRIPTION, WRITE_TODOS_SCHEMA)?])
+}
+
+/// Every tool a session with `config` answers itself: its todo tools, `plan` and
+/// `plan_progress`.
+pub fn session_tool_definitions(config: &SessionConfig) -> Result<Vec<ToolDefinition>> {
+    let mut tools = Vec::new();
+    for dialect in TodoDialect::ALL.into_iter().filter(|d| config.todo_dialects.contains(d)) {
+        tools.push(definition(dialect.tool_name(), dialects::description(dialect), dialects::schema(dialect))?);
+    }
+    tools.push(definition("plan", PLAN_DESCRIPTION, PLAN_SCHEMA)?);
+    tools.push(definition("plan_progress", PLAN_PROGRESS_DESCRIPTION, PLAN_PROGRESS_SCHEMA)?);
+    Ok(tools)
+}
+
+fn definition(name: &str, description: &str, schema: &'static str) -> Result<ToolDefinition> {
+    let mut parameters = schema_value(schema)?;
     // Tool APIs take the schema of the arguments, without document-level keywords.
     if let Value::Object(members) = &mut parameters {
         members.retain(|(key, _)| key != "$schema" && key != "title");
     }
-    Ok(vec![ToolDefinition {
-        name: "write_todos".to_owned(),
-        description: WRITE_TODOS_DESCRIPTION.trim_end().to_owned(),
-        parameters,
-    }])
+    Ok(ToolDefinition { name: name.to_owned(), description: description.trim_end().to_owned(), parameters })
+}
+
+fn schema_value(text: &'static str) -> Result<Value<'static>> {
+    crate::json::parse(text.as_bytes()).map(|schema| schema.into_shallow()).map_err(|e| Error::internal(&e.message))
 }

@@ -9,9 +9,11 @@ use std::borrow::Cow;
 use std::mem;
 
 /// A value received from the host. Strings borrow from the JSON text they were parsed
-/// from when they can (no escapes), so parsing a tool call allocates little.
-#[derive(Debug, PartialEq)]
+/// from when they can (no escapes), so parsing a tool call allocates little. (Only a
+/// [`Document`] can be arbitrarily deep; a `Value` is as deep as a schema allows.)
+#[derive(Debug, Clone, PartialEq, Default)]
 pub enum Value<'a> {
+    #[default]
     Undefined,
     Null,
     Bool(bool),
@@ -45,6 +47,22 @@ impl<'a> Value<'a> {
         match self {
             Value::String(s) => Some(mem::take(s).into_owned()),
             _ => None,
+        }
+    }
+
+    /// The same value owning its strings. (Recursive: for values, not documents.)
+    pub fn into_owned(self) -> Value<'static> {
+        match self {
+            Value::Undefined => Value::Undefined,
+            Value::Null => Value::Null,
+            Value::Bool(b) => Value::Bool(b),
+            Value::Number(n) => Value::Number(n),
+            Value::String(s) => Value::String(Cow::Owned(s.into_owned())),
+            Value::IllFormedString(s) => Value::IllFormedString(Cow::Owned(s.into_owned())),
+            Value::Array(items) => Value::Array(items.into_iter().map(Value::into_owned).collect()),
+            Value::Object(members) => {
+                Value::Object(members.into_iter().map(|(k, v)| (Cow::Owned(k.into_owned()), v.into_owned())).collect())
+            }
         }
     }
 
@@ -95,6 +113,91 @@ pub fn dismantle(mut pending: Vec<Value<'_>>) {
             Value::Object(members) => pending.extend(members.drain(..).map(|(_, v)| v)),
             _ => {}
         }
+    }
+}
+
+/// A value held as data inside a typed struct (a tool call's `args`), after the schema
+/// `{}` has copied it within its limits.
+impl<'de> serde::Deserialize<'de> for Value<'static> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(ValueVisitor)
+    }
+}
+
+struct ValueVisitor;
+
+impl<'de> serde::de::Visitor<'de> for ValueVisitor {
+    type Value = Value<'static>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+        Ok(Value::Number(v as f64))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+        Ok(Value::Number(v as f64))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
+        Ok(Value::Number(v))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(Value::String(Cow::Owned(v.to_owned())))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+        Ok(Value::String(Cow::Owned(v)))
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Self::Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut members = Vec::new();
+        while let Some((key, value)) = map.next_entry::<String, Value<'static>>()? {
+            members.push((Cow::Owned(key), value));
+        }
+        Ok(Value::Object(members))
+    }
+}
+
+/// Any JSON value (`unknown` in TypeScript).
+impl schemars::JsonSchema for Value<'_> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "AnyValue".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({})
     }
 }
 

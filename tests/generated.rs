@@ -11,7 +11,7 @@ use schemars::generate::SchemaSettings;
 use schemars::JsonSchema;
 use serde_json::{Map, Value};
 
-use planloop::{capsule, error, guard, planner, reasoning, todos, tools};
+use planloop::{capsule, config, dialects, error, events, exchange, guard, plan, planner, reasoning, todos, tools};
 
 fn check_or_bless(relative: &str, generated: &str) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(relative);
@@ -37,10 +37,17 @@ fn compact(schema: &Value) -> String {
     serde_json::to_string(schema).unwrap() + "\n"
 }
 
-/// The write_todos schema keeps its descriptions: LLM APIs show them to the model.
+/// Tool schemas keep their descriptions: LLM APIs show them to the model.
 #[test]
-fn write_todos_schema_is_current() {
-    check_or_bless("src/schemas/write_todos.json", &compact(&input_schema::<todos::WriteTodos>()));
+fn tool_schemas_are_current() {
+    let check = |file: &str, schema: Value| check_or_bless(&format!("src/schemas/{file}"), &compact(&schema));
+    check("write_todos.json", input_schema::<todos::WriteTodos>());
+    check("plan.json", input_schema::<plan::PlanArgs>());
+    check("plan_progress.json", input_schema::<plan::PlanProgressArgs>());
+    check("todo_write.json", input_schema::<dialects::TodoWriteArgs>());
+    check("update_plan.json", input_schema::<dialects::UpdatePlanArgs>());
+    check("update_todo_list.json", input_schema::<dialects::UpdateTodoListArgs>());
+    check("task_tracker.json", input_schema::<dialects::TaskTrackerArgs>());
 }
 
 /// Schemas used only to validate host input need no prose (the TypeScript types carry it).
@@ -52,6 +59,10 @@ fn options_and_input_schemas_are_current() {
     check("history_options.json", input_schema::<reasoning::HistoryOptions>());
     check("planner_snapshot.json", input_schema::<planner::PlannerSnapshot>());
     check("context_capsule_input.json", input_schema::<capsule::ContextCapsuleInput>());
+    check("session_config.json", input_schema::<config::SessionConfig>());
+    check("begin_turn.json", input_schema::<exchange::BeginTurn>());
+    check("model_response.json", input_schema::<exchange::ModelResponse>());
+    check("tool_results.json", input_schema::<Vec<exchange::ToolResult>>());
 }
 
 #[test]
@@ -67,10 +78,20 @@ fn typescript_types_are_current() {
     ts.add::<tools::ToolDefinition>(Contract::Output);
     ts.add::<error::ErrorCode>(Contract::Output);
     ts.add::<error::ErrorData>(Contract::Output);
+    ts.add::<exchange::Decision>(Contract::Output);
+    ts.add::<exchange::TurnStart>(Contract::Output);
+    ts.add::<exchange::ToolResultsOutcome>(Contract::Output);
+    ts.add::<exchange::Progress>(Contract::Output);
+    ts.add::<events::Event>(Contract::Output);
+    ts.add::<plan::PlanState>(Contract::Output);
     // What planloop takes: the accepted shape (optional keys may be left out).
     ts.add::<planner::PlannerOptions>(Contract::Input);
     ts.add::<reasoning::HistoryOptions>(Contract::Input);
     ts.add::<capsule::ContextCapsuleInput>(Contract::Input);
+    ts.add::<config::SessionConfig>(Contract::Input);
+    ts.add::<exchange::BeginTurn>(Contract::Input);
+    ts.add::<exchange::ModelResponse>(Contract::Input);
+    ts.add::<exchange::ToolResult>(Contract::Input);
     check_or_bless("src/wasm/types.d.ts", &ts.render());
 }
 
@@ -181,7 +202,12 @@ fn type_of(schema: &Value, indent: &str) -> String {
         return reference.rsplit('/').next().unwrap().to_owned();
     }
     if let Some(options) = map.get("oneOf").or_else(|| map.get("anyOf")).and_then(Value::as_array) {
-        return options.iter().map(|o| type_of(o, indent)).collect::<Vec<_>>().join(" | ");
+        let union = options.iter().map(|o| type_of(o, indent)).collect::<Vec<_>>().join(" | ");
+        // Fields shared by every alternative (a flattened enum) sit next to `oneOf`.
+        return match map.contains_key("properties") {
+            true => format!("{} & ({union})", object_type(map, indent)),
+            false => union,
+        };
     }
     if let Some(value) = map.get("const") {
         return value.to_string();

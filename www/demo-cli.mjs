@@ -3,7 +3,7 @@
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
-const { PlannerState, ReasoningLog, contextCapsule, extractReflection, toolDefinitions } = require("../pkg/planloop.js");
+const { PlannerState, ReasoningLog, Session, contextCapsule, extractReflection, toolDefinitions } = require("../pkg/planloop.js");
 
 const planner = new PlannerState();
 const trail = new ReasoningLog({ mode: "full" });
@@ -72,7 +72,7 @@ const record = (method, ...args) => {
   if (event) print(`   ${trail.steps().at(-1)}`);
 };
 
-print("planloop demo: a scripted agent turn through the planner primitives");
+print("planloop demo, part 1: a scripted agent turn through the planner primitives");
 print(`tools offered to the model: ${toolDefinitions().map((t) => t.name).join(", ")} (+ the host's own)\n`);
 
 script.forEach((step, index) => {
@@ -117,3 +117,67 @@ print(`   goal: ${capsule.goal}`);
 print(`   plan: revision ${capsule.planSnapshot.revision}, ${capsule.planSnapshot.todos.filter((t) => t.status === "completed").length}/${capsule.planSnapshot.todos.length} done`);
 print(`   findings: ${capsule.keyFindings.join(" | ")}`);
 print(`   artifacts: ${capsule.artifacts.map((a) => `${a.type} ${a.ref}`).join(", ")}`);
+
+// Part 2: the same kind of turn driven by a Session, which answers the planner tools
+// itself and refuses to let the model stop before its plan is done.
+print("\n\nplanloop demo, part 2: a Session carries a three-step plan to completion");
+const session = new Session({ history: { mode: "full" } });
+const plan = {
+  overall_goal_ui: "Compare Q3 and Q2 revenue",
+  internal_plan: "1. find both notes\n2. compare the product lines\n3. write the summary note",
+  complexity: "complex",
+};
+const hostTools = {
+  search_vault: () => "finance/q3-revenue.md, archive/q2-revenue.md",
+  read_note: ({ path }) => (path.includes("q3") ? "Plugins 1.2M, Hosting 0.8M" : "Plugins 0.9M, Hosting 0.8M"),
+  create_note: ({ path }) => `created ${path}`,
+};
+const model = [
+  { text: "I will plan first.", toolCalls: [{ id: "c1", name: "plan", args: plan }] },
+  { text: "Searching.", toolCalls: [{ id: "c2", name: "search_vault", args: { query: "revenue" } }] },
+  { text: null, toolCalls: [{ id: "c3", name: "plan_progress", args: { step_id: "find", step_summary: "both notes found", next_step: "compare" } }] },
+  { text: "I found both revenue notes.", toolCalls: [] },
+  { text: "Reading both.", toolCalls: [{ id: "c4", name: "read_note", args: { path: "finance/q3-revenue.md" } }, { id: "c5", name: "read_note", args: { path: "archive/q2-revenue.md" } }] },
+  { text: null, toolCalls: [{ id: "c6", name: "plan_progress", args: { step_id: "compare", step_summary: "plugins +33%, hosting flat" } }] },
+  { text: "Writing the note.", toolCalls: [{ id: "c7", name: "create_note", args: { path: "finance/q3-vs-q2.md" } }] },
+  { text: null, toolCalls: [{ id: "c8", name: "plan_progress", args: { step_id: "write", plan_status: "completed" } }] },
+  { text: "Plugins grew 33% from Q2 to Q3 while hosting stayed flat; the comparison is in finance/q3-vs-q2.md.", toolCalls: [] },
+];
+let now = clock;
+const start = session.beginTurn({ message: "How did Q3 revenue compare with Q2? Write it up.", nowMs: now });
+print(`user: How did Q3 revenue compare with Q2? Write it up.   (${start.next.budgetLine})`);
+for (const response of model) {
+  const decision = session.handleModelResponse(response, (now += 2000));
+  const said = response.text ? `"${response.text}"` : "(no text)";
+  const calls = response.toolCalls.map((c) => c.name).join(" + ");
+  print(`\nmodel: ${said}${calls ? ` + ${calls}` : ""}`);
+  switch (decision.type) {
+    case "runTools": {
+      for (const reply of decision.replies) print(`   planloop answers ${reply.name}: ${reply.content.split("\n")[0]}`);
+      const results = decision.calls.map((call) => ({ id: call.id, output: hostTools[call.name](call.args) }));
+      if (results.length > 0) {
+        const outcome = session.handleToolResults(results, (now += 500));
+        for (const message of outcome.messages) print(`   host runs ${message.name}: ${message.content.split("\n")[0]}`);
+      }
+      break;
+    }
+    case "continue":
+      print(`   planloop REFUSES the early stop (${decision.reason}, attempt ${decision.attempt} of ${decision.maxAttempts}) and injects:`);
+      for (const line of decision.message.split("\n").slice(0, 9)) print(`     | ${line}`);
+      break;
+    case "finalize":
+      print(`   planloop finalizes (${decision.exitReason}): "${decision.answer}"`);
+      break;
+    default:
+      print(`   planloop: ${decision.type}`);
+  }
+}
+print("\nevents:");
+for (const event of session.drainEvents()) {
+  const { type, turn, iteration, atMs, ...rest } = event;
+  print(`   #${iteration} ${type} ${JSON.stringify(rest)}`);
+}
+print("\nthe trail:");
+for (const step of session.steps()) print(`   ${step}`);
+const progress = session.progress();
+print(`\nprogress: ${progress.completed} steps recorded, plan completed: ${session.plan().completed}, ${progress.iterations} of ${progress.maxIterations} model calls used`);

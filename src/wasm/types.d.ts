@@ -29,6 +29,29 @@ export type Artifact = {
     summary: string;
 };
 
+/** The start of a turn: a user message. */
+export type BeginTurn = {
+    /** At most 1000000 characters. */
+    message: string;
+    /** The host's clock, in milliseconds; the turn's time limit counts from here. */
+    nowMs: number;
+    /**
+     * Who sent it (for plan review across sessions).
+     * At most 256 characters.
+     * @default null
+     */
+    userId?: string;
+    /**
+     * Where it was sent (for plan review across sessions).
+     * At most 256 characters.
+     * @default null
+     */
+    chatId?: string;
+};
+
+/** How much a task needs. */
+export type Complexity = "simple" | "complex";
+
 /** A bounded summary of a run, for a parent agent or the next turn. */
 export type ContextCapsule = {
     goal: string;
@@ -64,8 +87,66 @@ export type ContextCapsuleInput = {
     nextActions?: string[];
 };
 
+/**
+ * Seed 003's continuation protocol: the model ends each reply with a `continuation`
+ * object saying CONTINUE or TERMINATE.
+ */
+export type ContinuationProtocol = {
+    /**
+     * Read the `continuation` object from each text reply (and strip it from the answer).
+     * @default false
+     */
+    enabled?: boolean;
+    /**
+     * Without an explicit object, terminate. When false, the reply's wording decides
+     * (termination phrases first), and no match terminates.
+     * @default true
+     */
+    requireExplicitSignal?: boolean;
+};
+
+/** Why the model is asked to go on. */
+export type ContinueReason = "plan_unfinished" | "continuation_signal" | "empty_reply" | "stuck";
+
+/**
+ * A rule of planloop's own that zod has no code for (zod's `custom`), such as a tool
+ * result for a call that was never made.
+ */
+export type CustomIssue = {
+    code: "custom";
+    path: PathSegment[];
+    message: string;
+};
+
+/** What the host does after a model response. Switch on `type`. */
+export type Decision = {
+    type: "runTools";
+    calls: ToolCall[];
+    replies: ToolMessage[];
+    next: NextCall;
+} | {
+    type: "continue";
+    message: string;
+    reason: ContinueReason;
+    attempt: number;
+    maxAttempts: number;
+    next: NextCall;
+} | {
+    type: "finalize";
+    answer: string;
+    exitReason: ExitReason;
+} | {
+    type: "pause";
+    exitReason: ExitReason;
+    summary: string;
+} | {
+    type: "fail";
+    exitReason: ExitReason;
+    message: string;
+};
+
 /** Why a call was refused. The codes are a contract: they never change meaning. */
-export type ErrorCode = "invalid_argument" | "invalid_options" | "host_exception" | "internal";
+export type ErrorCode = "invalid_argument" | "invalid_options" | "host_exception" | "invalid_state" | "internal";
 
 /** The machine-readable part of a PlanloopError. */
 export type ErrorData = {
@@ -76,6 +157,72 @@ export type ErrorData = {
     /** Free-form detail, such as the text of an exception the host threw. */
     detail?: string;
 };
+
+/** One event: what happened, in which turn and iteration, at which `nowMs`. */
+export type Event = {
+    turn: number;
+    /** The model response it belongs to (0 before the first one of the turn). */
+    iteration: number;
+    atMs: number;
+} & ({
+    type: "TurnStarted";
+} | {
+    type: "TurnAbandoned";
+} | {
+    type: "TurnCompleted";
+    exitReason: ExitReason;
+    iterations: number;
+} | {
+    type: "TurnPaused";
+    exitReason: ExitReason;
+    stepsUsed: number;
+    stepsRemaining: number;
+} | {
+    type: "TurnFailed";
+    exitReason: ExitReason;
+    iterations: number;
+} | {
+    type: "PlanUpdated";
+    version: number;
+    complexity: Complexity;
+} | {
+    type: "PlanProgress";
+    stepId: string | null;
+    planCompleted: boolean;
+} | {
+    type: "TodosUpdated";
+    tool: string;
+    revision: number;
+    completed: number;
+    total: number;
+} | {
+    type: "PlannerRefused";
+    tool: string;
+    refusal: Refusal;
+} | {
+    type: "PlanContinuation";
+    attempt: number;
+    maxAttempts: number;
+    textLength: number;
+} | {
+    type: "ReminderInjected";
+} | {
+    type: "Stuck";
+    detail: Pattern;
+    nudge: number;
+} | {
+    type: "ContinuationSignal";
+    status: Status;
+    source: Source;
+    reason: string | null;
+} | {
+    type: "LimitReached";
+    exitReason: ExitReason;
+    elapsedMs: number;
+});
+
+/** Why a turn ended. */
+export type ExitReason = "final_answer" | "safety_valve" | "stuck" | "max_iterations" | "timeout";
 
 /** The type a value was expected to have. */
 export type Expected = "object" | "array" | "string" | "number" | "int" | "boolean" | "null";
@@ -141,7 +288,7 @@ export type InvalidValueIssue = {
 };
 
 /** One problem found in a value, as zod 4 reports it. Switch on `code`. */
-export type Issue = InvalidTypeIssue | TooSmallIssue | TooBigIssue | InvalidValueIssue | UnrecognizedKeysIssue | InvalidUnionIssue | InvalidFormatIssue | InvalidJsonIssue;
+export type Issue = InvalidTypeIssue | TooSmallIssue | TooBigIssue | InvalidValueIssue | UnrecognizedKeysIssue | InvalidUnionIssue | InvalidFormatIssue | InvalidJsonIssue | CustomIssue;
 
 /** The guard's reading of one iteration. */
 export type IterationVerdict = {
@@ -158,14 +305,77 @@ export type IterationVerdict = {
 /** A JSON Schema document (draft 2020-12). */
 export type JsonSchema = { [key: string]: unknown };
 
+/** The language of the prompts planloop injects (continuation nudges, reminders). */
+export type Language = "en" | "zh";
+
+/** A model response: its text and its tool calls. */
+export type ModelResponse = {
+    /**
+     * The text of the response (`null` or absent when there is none).
+     * At most 1000000 characters.
+     * @default null
+     */
+    text?: string | null;
+    /** At most 256 items. */
+    toolCalls?: ToolCallInput[];
+};
+
+/** How to make the next model call. */
+export type NextCall = {
+    /** Its iteration number within the turn. */
+    iteration: number;
+    /** Call the model without tools: this is the last call of the turn, and it must answer. */
+    toolsWithheld: boolean;
+    /** Model calls with tools still allowed after this one. */
+    toolRoundsRemaining: number;
+    /** "Tool rounds remaining: X of Y", for the system prompt. */
+    budgetLine: string;
+};
+
+/** What ends a turn that hits `maxIterations` or `timeoutMs`. */
+export type OnLimit = "pause" | "fail";
+
 /** What a size limit was measured on (zod's `origin`). */
 export type Origin = "string" | "array" | "number" | "unknown";
 
 /** One step of an issue's path: an object key or an array index. */
 export type PathSegment = string | number;
 
+/** How a model is repeating itself. */
+export type Pattern = {
+    pattern: "sameCallSameResult";
+    tool: string;
+    times: number;
+} | {
+    pattern: "sameFailingCall";
+    tool: string;
+    times: number;
+} | {
+    pattern: "sameText";
+    times: number;
+} | {
+    pattern: "alternation";
+    first: string;
+    second: string;
+    steps: number;
+};
+
 /** The kind of a reasoning step. */
 export type Phase = "plan" | "act" | "obs" | "reflect";
+
+/** The plan of the session and what the model reported about it. */
+export type PlanState = {
+    /** 1 for the first plan; each re-plan adds one. */
+    version: number;
+    goal: string;
+    plan: string;
+    complexity: Complexity;
+    /** plan_progress(plan_status="completed") was called for this version. */
+    completed: boolean;
+    /** The steps reported done, oldest first (the last 50). */
+    stepsDone: StepRecord[];
+    nextStep: string | null;
+};
 
 /** The reply to a `write_todos` call, to send back to the model as the tool result. */
 export type PlannerAck = AcceptedAck | RejectedAck;
@@ -210,6 +420,26 @@ export type PlannerSnapshot = {
  */
 export type PlannerToolName = string;
 
+/** How far the work has come. */
+export type Progress = {
+    source: ProgressSource;
+    completed: number;
+    /** 0 when unknown. */
+    total: number;
+    /** 0 to 100, when known. */
+    percentage: number | null;
+    /** What is being worked on now. */
+    current: string | null;
+    /** Model responses used in the current (or last) turn. */
+    iterations: number;
+    maxIterations: number;
+    /** The model's last `continuation.progress`, when the protocol is on. */
+    reported: ReportedProgress | null;
+};
+
+/** Where the progress figures come from. */
+export type ProgressSource = "continuation" | "todos" | "plan" | "none";
+
 /** One step of the trail. */
 export type ReasoningEvent = {
     phase: Phase;
@@ -231,6 +461,123 @@ export type RejectedAck = {
     issues?: Issue[];
 };
 
+/** Progress the model reported in its `continuation` object. */
+export type ReportedProgress = {
+    currentStep: number | null;
+    totalSteps: number | null;
+    completionPercentage: number | null;
+};
+
+/** Everything a `Session` can be told. Every key is optional. */
+export type SessionConfig = {
+    /** The language of injected prompts. */
+    language?: Language;
+    /**
+     * Planner-only iterations allowed in a row before planner calls are refused.
+     * At most 1000.
+     * @default 2
+     */
+    maxPlannerOnlyStreak?: number;
+    /**
+     * Continuation nudges per plan before a text-only reply is final (the safety valve).
+     * At most 1000.
+     * @default 5
+     */
+    maxPlanContinuations?: number;
+    /**
+     * Every this many iterations, the goal and plan are restated in the last tool message.
+     * At least 1.
+     * At most 1000.
+     * @default 3
+     */
+    reminderInterval?: number;
+    /**
+     * Model responses per turn. The last one gets no tools, so the model answers.
+     * At least 1.
+     * At most 100000.
+     * @default 20
+     */
+    maxIterations?: number;
+    /**
+     * Wall-clock budget per turn, measured with the `nowMs` values passed in.
+     * At least 1.
+     * At most 86400000.
+     * @default 300000
+     */
+    timeoutMs?: number;
+    /** What a limit does to the turn. */
+    onLimit?: OnLimit;
+    continuationProtocol?: ContinuationProtocol;
+    /**
+     * The todo tools planloop answers (`write_todos` and the dialects of other agents).
+     * At most 5 items.
+     */
+    todoDialects?: TodoDialect[];
+    /** The reasoning trail kept for display. */
+    history?: HistoryOptions;
+    stuck?: StuckOptions;
+    /**
+     * Tool output longer than this is cut (with a note) before it goes back to the model.
+     * At least 100.
+     * At most 10000000.
+     * @default 20000
+     */
+    maxToolOutputChars?: number;
+};
+
+/** Where the decision came from. */
+export type Source = "explicit" | "pattern" | "default";
+
+/** What the model asked for. */
+export type Status = "CONTINUE" | "TERMINATE";
+
+/** A step the model reported done. */
+export type StepRecord = {
+    stepId: string | null;
+    summary: string | null;
+};
+
+/**
+ * When a model is going in circles. Each pattern, once seen, is named in a `Stuck`
+ * event and a nudge; after `maxNudges` nudges the turn ends with `exitReason: "stuck"`.
+ */
+export type StuckOptions = {
+    /**
+     * The same call with the same result, this many times in a row.
+     * At least 2.
+     * At most 100.
+     * @default 4
+     */
+    sameCallSameResult?: number;
+    /**
+     * The same call failing, this many times in a row.
+     * At least 2.
+     * At most 100.
+     * @default 3
+     */
+    sameFailingCall?: number;
+    /**
+     * The same text reply, this many times in a row.
+     * At least 2.
+     * At most 100.
+     * @default 3
+     */
+    sameText?: number;
+    /**
+     * Two calls alternating A, B, A, B, … over this many steps.
+     * At least 4.
+     * At most 100.
+     * @default 6
+     */
+    alternationWindow?: number;
+    /**
+     * Nudges before the turn ends as stuck.
+     * At most 100.
+     * @default 2
+     */
+    maxNudges?: number;
+};
+
 /** One checklist item. */
 export type Todo = {
     /**
@@ -248,6 +595,9 @@ export type Todo = {
     /** `pending`, `in_progress` (the step being worked on) or `completed`. */
     status: TodoStatus;
 };
+
+/** The todo tools planloop answers itself. Each updates the same planner state. */
+export type TodoDialect = "write_todos" | "TodoWrite" | "update_plan" | "update_todo_list" | "task_tracker";
 
 /** Where a todo stands. */
 export type TodoStatus = "pending" | "in_progress" | "completed";
@@ -272,12 +622,83 @@ export type TooSmallIssue = {
     message: string;
 };
 
+/** A tool call for the host to run, as the model made it. */
+export type ToolCall = {
+    id: string;
+    name: string;
+    /** The arguments: parsed into an object when the model sent JSON text. */
+    args: unknown;
+};
+
+/** One tool call in a model response. */
+export type ToolCallInput = {
+    /**
+     * The provider's id for the call; the result must carry the same id.
+     * At least 1 character.
+     * At most 256 characters.
+     */
+    id: string;
+    /**
+     * At least 1 character.
+     * At most 256 characters.
+     */
+    name: string;
+    /**
+     * The arguments: the raw JSON text the provider returned, or an object.
+     * @default null
+     */
+    args?: unknown;
+};
+
 /** A tool definition for OpenAI (`function`), Anthropic (`input_schema`) or LangChain. */
 export type ToolDefinition = {
     name: string;
     description: string;
     /** A JSON Schema (draft 2020-12) of the arguments. */
     parameters: JsonSchema;
+};
+
+/** A message to append to the conversation as a tool's result. */
+export type ToolMessage = {
+    toolCallId: string;
+    name: string;
+    content: string;
+    isError: boolean;
+};
+
+/** The result of a tool the host ran. */
+export type ToolResult = {
+    /**
+     * The id of the call it answers.
+     * At least 1 character.
+     * At most 256 characters.
+     */
+    id: string;
+    /** What the tool returned: text, or any value (sent to the model as JSON). */
+    output: unknown;
+    /** @default false */
+    isError?: boolean;
+    /** @default null */
+    durationMs?: number;
+    /** @default null */
+    exitCode?: number;
+};
+
+/** What `handleToolResults` returns. */
+export type ToolResultsOutcome = {
+    /** Append these, in order, as tool messages. */
+    messages: ToolMessage[];
+    /** Every call of the last `runTools` has its result: call the model now. */
+    complete: boolean;
+    next: NextCall;
+};
+
+/** What `beginTurn` returns. */
+export type TurnStart = {
+    turn: number;
+    /** The user message to send the model. */
+    message: string;
+    next: NextCall;
 };
 
 /**

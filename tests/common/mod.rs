@@ -176,3 +176,31 @@ fn tool_definitions_carry_the_schema_and_the_rules() {
     assert_eq!(get(&tools, "0.parameters.properties.todos.maxItems").as_f64(), Some(8.0));
     assert!(get(&tools, "0.description").as_string().unwrap().contains("planner_overuse_execute_next_step"));
 }
+
+#[wasm_bindgen_test]
+fn a_session_refuses_an_early_stop_and_finishes_the_plan() {
+    use planloop::wasm::session::Session;
+    let mut session = Session::new(JsValue::UNDEFINED).unwrap();
+    session.begin_turn(js("{message: 'Fix the bug', nowMs: 0}")).unwrap();
+    let todos = r#"{todos: [{id: 'find', content: 'Find it', status: 'in_progress'}, {id: 'fix', content: 'Fix it', status: 'pending'}]}"#;
+    let first = session
+        .handle_model_response(js(&format!("{{toolCalls: [{{id: 't', name: 'write_todos', args: {todos}}}, {{id: 's', name: 'grep', args: '{{\"q\":\"bug\"}}'}}]}}")), 1.0.into())
+        .unwrap();
+    assert_eq!(get(&first, "type").as_string().unwrap(), "runTools");
+    assert_eq!(get(&first, "calls.0.args.q").as_string().unwrap(), "bug");
+    let outcome = session.handle_tool_results(js("[{id: 's', output: 'src/lib.rs:42'}]"), 2.0.into()).unwrap();
+    assert_eq!(get(&outcome, "complete"), JsValue::TRUE);
+    let early = session.handle_model_response(js("{text: 'Found it.'}"), 3.0.into()).unwrap();
+    assert_eq!(get(&early, "type").as_string().unwrap(), "continue");
+    let done = r#"{todos: [{id: 'find', content: 'Find it', status: 'completed'}, {id: 'fix', content: 'Fix it', status: 'completed'}]}"#;
+    session
+        .handle_model_response(
+            js(&format!("{{toolCalls: [{{id: 't2', name: 'write_todos', args: {done}}}]}}")),
+            4.0.into(),
+        )
+        .unwrap();
+    let last = session.handle_model_response(js("{text: 'Fixed.'}"), 5.0.into()).unwrap();
+    assert_eq!(json(&last), r#"{"type":"finalize","answer":"Fixed.","exitReason":"final_answer"}"#);
+    let wrong = session.handle_tool_results(js("[]"), 6.0.into()).unwrap_err();
+    assert_eq!(error_code(wrong), "invalid_state");
+}

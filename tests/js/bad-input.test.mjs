@@ -6,7 +6,7 @@ import { test } from "node:test";
 
 import { planloop } from "./support/pkg.mjs";
 
-const { PlannerState, ReasoningLog } = planloop;
+const { PlannerState, ReasoningLog, Session } = planloop;
 
 const deepText = "[".repeat(10_000) + "]".repeat(10_000);
 const deepObject = JSON.parse('{"a":'.repeat(10_000) + "1" + "}".repeat(10_000));
@@ -54,15 +54,37 @@ const calls = [
   ["ReasoningLog.events", [], (a) => new ReasoningLog().events(...a)],
   ["ReasoningLog.steps", [], (a) => new ReasoningLog().steps(...a)],
   ["ReasoningLog.clear", [], (a) => new ReasoningLog().clear(...a)],
+  ["new Session", [{ maxIterations: 5 }], (a) => new Session(...a)],
+  ["Session.beginTurn", [{ message: "hi", nowMs: 1 }], (a) => new Session().beginTurn(...a)],
+  ["Session.handleModelResponse", [{ text: "hi", toolCalls: [{ id: "1", name: "write_todos", args: VALID }] }, 2], (a) => started().handleModelResponse(...a)],
+  ["Session.handleToolResults", [[{ id: "c", output: "ok" }], 3], (a) => awaiting().handleToolResults(...a)],
+  ["Session.drainEvents", [], (a) => started().drainEvents(...a)],
+  ["Session.todos / plan / progress / capsule / steps / reasoning / toolDefinitions", [], (a) => {
+    const s = started();
+    return [s.todos(...a), s.plan(...a), s.progress(...a), s.capsule(...a), s.steps(...a), s.reasoning(...a), s.toolDefinitions(...a)];
+  }],
 ];
 
-const ERROR_CODES = new Set(["invalid_argument", "invalid_options", "host_exception", "internal"]);
+function started() {
+  const session = new Session();
+  session.beginTurn({ message: "go", nowMs: 1 });
+  return session;
+}
+
+function awaiting() {
+  const session = started();
+  session.handleModelResponse({ toolCalls: [{ id: "c", name: "search", args: {} }] }, 2);
+  return session;
+}
+
+const ERROR_CODES = new Set(["invalid_argument", "invalid_options", "host_exception", "invalid_state", "internal"]);
 
 function stillWorks() {
   const planner = new PlannerState();
   assert.deepEqual(planner.applyWriteTodos(VALID, 9), { ok: true, revision: 1, todoCount: 1, inProgress: "a" });
   assert.equal(planloop.validateWriteTodos(VALID).success, true);
   assert.deepEqual(new ReasoningLog().recordObs("t", "ok", false, 1, 1).phase, "obs");
+  assert.equal(started().handleModelResponse({ text: "done" }, 2).type, "finalize");
 }
 
 for (const [name, valid, call] of calls) {

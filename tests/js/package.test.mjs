@@ -28,6 +28,7 @@ test("every runtime export is declared, and every declared value exists", () => 
   assert.deepEqual(declared, [
     "PlannerState",
     "ReasoningLog",
+    "Session",
     "contextCapsule",
     "extractReflection",
     "toolDefinitions",

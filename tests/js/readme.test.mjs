@@ -8,12 +8,15 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
-test("the README example compiles, runs, and prints what the README shows", () => {
-  const readme = readFileSync(`${root}README.md`, "utf8");
-  const match = readme.match(/```ts\n([\s\S]*?)```\s*\nprints:\s*\n\s*```text\n([\s\S]*?)```/);
-  assert.ok(match, "README has a ```ts example followed by its ```text output");
-  const [, source, expected] = match;
-  const dir = `${root}target/readme`;
+const readme = readFileSync(`${root}README.md`, "utf8");
+const examples = [...readme.matchAll(/```ts\n([\s\S]*?)```\s*\nprints:\s*\n\s*```text\n([\s\S]*?)```/g)];
+
+test("the README has its examples", () => {
+  assert.equal(examples.length, 2);
+});
+
+examples.forEach(([, source, expected], index) => test(`README example ${index + 1} compiles, runs, and prints what the README shows`, () => {
+  const dir = `${root}target/readme/${index + 1}`;
   mkdirSync(dir, { recursive: true });
   writeFileSync(`${dir}/example.ts`, source.replace(/from "planloop"/g, `from ${JSON.stringify(`${root}pkg/planloop`)}`));
   writeFileSync(
@@ -27,4 +30,4 @@ test("the README example compiles, runs, and prints what the README shows", () =
   execFileSync(`${root}node_modules/.bin/tsc`, ["-p", dir], { stdio: "inherit" });
   const output = execFileSync(process.execPath, [`${dir}/example.js`], { encoding: "utf8" });
   assert.equal(output, expected);
-});
+}));

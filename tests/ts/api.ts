@@ -5,10 +5,14 @@ import {
   extractReflection,
   PlannerState,
   ReasoningLog,
+  Session,
   toolDefinitions,
   validateWriteTodos,
   writeTodosJsonSchema,
   type ContextCapsule,
+  type Decision,
+  type Event,
+  type ModelResponse,
   type ErrorCode,
   type Issue,
   type PlannerAck,
@@ -53,6 +57,8 @@ function describe(issue: Issue): string {
       return issue.format;
     case "invalid_json":
       return `at ${issue.position}: ${issue.message}`;
+    case "custom":
+      return issue.message;
   }
 }
 
@@ -93,6 +99,47 @@ const short: string | null = extractReflection("Done.", 40);
 const capsule: ContextCapsule = contextCapsule({ goal: "Summarize Q3", planSnapshot: snapshot, keyFindings: ["Revenue +4%"] });
 const tools: ToolDefinition[] = toolDefinitions();
 const parameters: { [key: string]: unknown } = writeTodosJsonSchema();
+
+// Session: decisions narrow on `type`, events on `type`.
+const session = new Session({ maxIterations: 10, language: "en", todoDialects: ["write_todos", "TodoWrite"], continuationProtocol: { enabled: true } });
+const turn = session.beginTurn({ message: "Summarize", nowMs: now, userId: "u1" });
+const budget: string = turn.next.budgetLine;
+const response: ModelResponse = { text: null, toolCalls: [{ id: "1", name: "search", args: { query: "q" } }] };
+const decision: Decision = session.handleModelResponse(response, now);
+switch (decision.type) {
+  case "runTools": {
+    const outcome = session.handleToolResults(decision.calls.map((call) => ({ id: call.id, output: "ok", isError: false, durationMs: 3 })), now);
+    const contents: string[] = [...decision.replies, ...outcome.messages].map((m) => m.content);
+    const withheld: boolean = outcome.next.toolsWithheld;
+    void [contents, withheld];
+    break;
+  }
+  case "continue":
+    void [decision.message, decision.attempt, decision.maxAttempts, decision.reason];
+    break;
+  case "finalize":
+    void [decision.answer, decision.exitReason];
+    break;
+  case "pause":
+    void decision.summary;
+    break;
+  case "fail":
+    void decision.message;
+    break;
+}
+const events: Event[] = session.drainEvents();
+for (const event of events) {
+  if (event.type === "PlanContinuation") void [event.attempt, event.turn, event.atMs];
+}
+const sessionTodos: Todo[] = session.todos();
+const progressNow: "continuation" | "todos" | "plan" | "none" = session.progress().source;
+const sessionCapsule: ContextCapsule = session.capsule();
+const sessionTools: ToolDefinition[] = session.toolDefinitions();
+const planNow = session.plan();
+if (planNow) void [planNow.version, planNow.complexity, planNow.completed];
+void [budget, sessionTodos, progressNow, sessionCapsule, sessionTools, session.steps(), session.reasoning()];
+// @ts-expect-error: onLimit is "pause" or "fail".
+new Session({ onLimit: "stop" });
 
 // Errors: a PlanloopError carries a typed code and data.
 try {

@@ -1,0 +1,71 @@
+//! What happened inside a `Session`, for logs, metrics and UIs. Drained with
+//! `drainEvents()`; at most [`MAX_EVENTS`] wait between drains (the oldest go first).
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::continuation::{Source, Status};
+use crate::exchange::ExitReason;
+use crate::guard::Refusal;
+use crate::plan::Complexity;
+use crate::stuck::Pattern;
+
+/// Events kept between two drains.
+pub const MAX_EVENTS: usize = 1000;
+
+/// One event: what happened, in which turn and iteration, at which `nowMs`.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Event {
+    #[serde(flatten)]
+    pub kind: EventKind,
+    pub turn: u32,
+    /// The model response it belongs to (0 before the first one of the turn).
+    pub iteration: u32,
+    pub at_ms: f64,
+}
+
+/// What happened. Switch on `type`.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(tag = "type")]
+pub enum EventKind {
+    /// A user message started a turn.
+    TurnStarted {},
+    /// A turn began while another was still open; the old one was dropped.
+    TurnAbandoned {},
+    /// The turn ended with an answer.
+    #[serde(rename_all = "camelCase")]
+    TurnCompleted { exit_reason: ExitReason, iterations: u32 },
+    /// The turn stopped at a limit, resumable.
+    #[serde(rename_all = "camelCase")]
+    TurnPaused { exit_reason: ExitReason, steps_used: u32, steps_remaining: u32 },
+    /// The turn failed at a limit.
+    #[serde(rename_all = "camelCase")]
+    TurnFailed { exit_reason: ExitReason, iterations: u32 },
+    /// `plan` recorded a plan (or a re-plan).
+    #[serde(rename_all = "camelCase")]
+    PlanUpdated { version: u32, complexity: Complexity },
+    /// `plan_progress` was recorded.
+    #[serde(rename_all = "camelCase")]
+    PlanProgress { step_id: Option<String>, plan_completed: bool },
+    /// A todo tool replaced the list.
+    #[serde(rename_all = "camelCase")]
+    TodosUpdated { tool: String, revision: u32, completed: u32, total: u32 },
+    /// A planner call was refused by the overuse guard.
+    #[serde(rename_all = "camelCase")]
+    PlannerRefused { tool: String, refusal: Refusal },
+    /// A text-only reply came while the plan was unfinished; the model was told to go on.
+    #[serde(rename_all = "camelCase")]
+    PlanContinuation { attempt: u32, max_attempts: u32, text_length: u32 },
+    /// The goal/plan reminder went into the last tool message.
+    ReminderInjected {},
+    /// The model is going in circles.
+    #[serde(rename_all = "camelCase")]
+    Stuck { detail: Pattern, nudge: u32 },
+    /// The continuation protocol read a signal.
+    #[serde(rename_all = "camelCase")]
+    ContinuationSignal { status: Status, source: Source, reason: Option<String> },
+    /// A limit was reached.
+    #[serde(rename_all = "camelCase")]
+    LimitReached { exit_reason: ExitReason, elapsed_ms: f64 },
+}

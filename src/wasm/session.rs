@@ -1,0 +1,103 @@
+//! `Session` for JS.
+
+use wasm_bindgen::prelude::*;
+
+use super::convert::{object, options, time, to_js, Throw};
+use crate::config::SESSION_CONFIG_SCHEMA;
+use crate::exchange::{BEGIN_TURN_SCHEMA, MODEL_RESPONSE_SCHEMA, TOOL_RESULTS_SCHEMA};
+use crate::{session, tools};
+
+/// The loop controller of one conversation (see the README for the drive loop).
+#[wasm_bindgen(js_name = Session)]
+pub struct Session(session::Session);
+
+#[wasm_bindgen(js_class = Session)]
+impl Session {
+    /// A session; every key of `config` is optional (see `SessionConfig`).
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(js_name = config, unchecked_optional_param_type = "SessionConfig")] config: JsValue,
+    ) -> Result<Session, JsValue> {
+        Ok(Session(session::Session::new(options(config, "config", SESSION_CONFIG_SCHEMA)?)))
+    }
+
+    /// Starts a turn with a user message.
+    #[wasm_bindgen(js_name = beginTurn, unchecked_return_type = "TurnStart")]
+    pub fn begin_turn(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "BeginTurn")] input: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        to_js(&self.0.begin_turn(object(input, "input", BEGIN_TURN_SCHEMA)?).throw()?)
+    }
+
+    /// Takes a model response and says what to do next.
+    #[wasm_bindgen(js_name = handleModelResponse, unchecked_return_type = "Decision")]
+    pub fn handle_model_response(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "ModelResponse")] response: JsValue,
+        #[wasm_bindgen(js_name = nowMs, unchecked_param_type = "number")] now_ms: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let (response, now_ms) = (object(response, "response", MODEL_RESPONSE_SCHEMA)?, time(now_ms, "nowMs")?);
+        to_js(&self.0.handle_model_response(response, now_ms).throw()?)
+    }
+
+    /// Takes results of the calls the last `runTools` handed out; returns the tool
+    /// messages to append.
+    #[wasm_bindgen(js_name = handleToolResults, unchecked_return_type = "ToolResultsOutcome")]
+    pub fn handle_tool_results(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "ToolResult[]")] results: JsValue,
+        #[wasm_bindgen(js_name = nowMs, unchecked_param_type = "number")] now_ms: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let (results, now_ms) = (object(results, "results", TOOL_RESULTS_SCHEMA)?, time(now_ms, "nowMs")?);
+        to_js(&self.0.handle_tool_results(results, now_ms).throw()?)
+    }
+
+    /// The events since the last call, oldest first.
+    #[wasm_bindgen(js_name = drainEvents, unchecked_return_type = "Event[]")]
+    pub fn drain_events(&mut self) -> Result<JsValue, JsValue> {
+        to_js(&self.0.drain_events())
+    }
+
+    /// The current todo list.
+    #[wasm_bindgen(unchecked_return_type = "Todo[]")]
+    pub fn todos(&self) -> Result<JsValue, JsValue> {
+        to_js(self.0.todos())
+    }
+
+    /// The plan recorded with `plan`, or `null`.
+    #[wasm_bindgen(unchecked_return_type = "PlanState | null")]
+    pub fn plan(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.0.plan())
+    }
+
+    /// How far the work has come.
+    #[wasm_bindgen(unchecked_return_type = "Progress")]
+    pub fn progress(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.0.progress())
+    }
+
+    /// A bounded summary of the session for a parent agent.
+    #[wasm_bindgen(unchecked_return_type = "ContextCapsule")]
+    pub fn capsule(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.0.capsule())
+    }
+
+    /// The reasoning trail as tagged lines (`[Plan]`, `[Act]`, `[Obs]`, `[Reflect]`).
+    #[wasm_bindgen(unchecked_return_type = "string[]")]
+    pub fn steps(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.0.steps())
+    }
+
+    /// The reasoning trail as events.
+    #[wasm_bindgen(unchecked_return_type = "ReasoningEvent[]")]
+    pub fn reasoning(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.0.reasoning().collect::<Vec<_>>())
+    }
+
+    /// The tools this session answers itself, to offer the model next to the host's.
+    #[wasm_bindgen(js_name = toolDefinitions, unchecked_return_type = "ToolDefinition[]")]
+    pub fn tool_definitions(&self) -> Result<JsValue, JsValue> {
+        to_js(&tools::session_tool_definitions(self.0.config()).throw()?)
+    }
+}
