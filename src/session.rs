@@ -390,7 +390,7 @@ impl Session {
                 None => {
                     let args = parsed_args(call.args);
                     self.log.record_act(&call.name, &&args, iteration, now)?;
-                    let signature = format!("{} {}", call.name, json_text::write(&args).unwrap_or_default());
+                    let signature = format!("{} {}", call.name, json_text::stringify(&args));
                     self.turn_mut()?.pending.push(Pending {
                         id: call.id.clone(),
                         name: call.name.clone(),
@@ -428,9 +428,7 @@ impl Session {
             self.emit(EventKind::PlannerRefused { tool: call.name.clone(), refusal }, now);
             let ack = self.planner.refused(refusal);
             let content = match (&ack, builtin) {
-                (_, BuiltIn::Todos(TodoDialect::WriteTodos)) => {
-                    json_text::write(&crate::to_value::to_value(&ack)?).unwrap_or_default()
-                }
+                (_, BuiltIn::Todos(TodoDialect::WriteTodos)) => json_text::stringify(&crate::to_value::to_value(&ack)?),
                 (PlannerAck::Rejected(rejected), _) => rejected.message.clone(),
                 (PlannerAck::Accepted(_), _) => String::new(),
             };
@@ -450,7 +448,7 @@ impl Session {
                 if accepted {
                     self.todos_replaced("write_todos", &before, iteration, now);
                 }
-                let content = json_text::write(&crate::to_value::to_value(&ack)?).unwrap_or_default();
+                let content = json_text::stringify(&crate::to_value::to_value(&ack)?);
                 Ok(reply(content, !accepted))
             }
             BuiltIn::Todos(dialect) => {
@@ -558,7 +556,7 @@ impl Session {
         };
         let full = match result.output {
             Value::String(text) => text.into_owned(),
-            other => json_text::write(&other).unwrap_or_else(|_| format!("{other:?}")),
+            other => json_text::stringify(&other),
         };
         let total = full.chars().count();
         let limit = self.config.max_tool_output_chars as usize;

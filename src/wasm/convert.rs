@@ -17,13 +17,13 @@ pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
 /// For results that carry a model's data (kilobytes of todos): one JSON text for
 /// `JSON.parse`, which beats building the objects from wasm as soon as there is more than
 /// a handful of properties. `undefined` stays `undefined`, as zod keeps an optional key
-/// a host set to `undefined` (JSON cannot, so such a value is built property by property).
-/// Only for values whose schema admits no `null`.
+/// a host set to `undefined` (JSON cannot, so such a value is built property by property,
+/// and only values whose schema admits no `null` may take this way).
 pub fn to_js_through_json<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
     let value = to_value(value).throw()?;
-    match json_text::write(&value) {
-        Ok(text) => js_sys::JSON::parse(&text).map_err(|_| error_to_js(Error::internal("JSON text planloop wrote"))),
-        Err(_) => serialize(&value, serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true)),
+    match json_text::exact(&value) {
+        Some(text) => js_sys::JSON::parse(&text).map_err(|_| error_to_js(Error::internal("JSON text planloop wrote"))),
+        None => serialize(&value, serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true)),
     }
 }
 
