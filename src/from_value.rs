@@ -118,9 +118,84 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer<'_> {
         }
     }
 
+    // What a derived type asks for, answered with only the matching visit: every
+    // instance of `deserialize_any` carries all of them, and there is one per visitor.
+    fn deserialize_struct<V: Visitor<'de>>(
+        mut self,
+        _: &'static str,
+        _: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        match &mut self.0 {
+            Value::Object(members) => {
+                let members = std::mem::take(members);
+                visitor.visit_map(de::value::MapDeserializer::new(
+                    members.into_iter().map(|(k, v)| (k.into_owned(), ValueDeserializer(v))),
+                ))
+            }
+            _ => Err(de::Error::custom("expected an object")),
+        }
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, DeError> {
+        match &mut self.0 {
+            Value::Array(items) => {
+                let items = std::mem::take(items);
+                visitor.visit_seq(de::value::SeqDeserializer::new(items.into_iter().map(ValueDeserializer)))
+            }
+            _ => Err(de::Error::custom("expected an array")),
+        }
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, DeError> {
+        match self.0.take_string() {
+            Some(s) => visitor.visit_string(s),
+            None => Err(de::Error::custom("expected a string")),
+        }
+    }
+
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.deserialize_string(visitor)
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.deserialize_string(visitor)
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match self.0 {
+            Value::Bool(b) => visitor.visit_bool(b),
+            _ => Err(de::Error::custom("expected a boolean")),
+        }
+    }
+
+    fn deserialize_u32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match self.0 {
+            Value::Number(n) if n >= 0.0 && n.fract() == 0.0 => visitor.visit_u64(n as u64),
+            _ => Err(de::Error::custom("expected a whole number")),
+        }
+    }
+
+    fn deserialize_i32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match self.0 {
+            Value::Number(n) if n.fract() == 0.0 => visitor.visit_i64(n as i64),
+            _ => Err(de::Error::custom("expected a whole number")),
+        }
+    }
+
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match self.0 {
+            Value::Number(n) => visitor.visit_f64(n),
+            _ => Err(de::Error::custom("expected a number")),
+        }
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        visitor.visit_unit()
+    }
+
     serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf unit unit_struct seq tuple tuple_struct map struct identifier ignored_any
+        i8 i16 i64 i128 u8 u16 u64 u128 f32 char bytes byte_buf unit unit_struct tuple tuple_struct map
     }
 }
 
