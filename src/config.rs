@@ -4,6 +4,7 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+use crate::approval::ToolPolicy;
 use crate::reasoning::HistoryOptions;
 
 /// The language of the prompts planloop injects (continuation nudges, reminders).
@@ -129,6 +130,26 @@ impl Default for StuckOptions {
     }
 }
 
+/// Plan review: the user sees the plan before any action runs.
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(deny_unknown_fields)]
+pub struct PlanReviewOptions {
+    /// A `plan` call, or the first todo list, ends the step with `awaitPlanReview`.
+    #[serde(default)]
+    pub enabled: bool,
+    /// How long a review waits for the user before it is dropped.
+    #[serde(default = "sixty")]
+    #[schemars(range(min = 1, max = 10_080))]
+    pub ttl_minutes: u32,
+}
+
+impl Default for PlanReviewOptions {
+    fn default() -> Self {
+        PlanReviewOptions { enabled: false, ttl_minutes: 60 }
+    }
+}
+
 /// Everything a `Session` can be told. Every key is optional.
 #[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -171,6 +192,12 @@ pub struct SessionConfig {
     pub history: HistoryOptions,
     #[serde(default)]
     pub stuck: StuckOptions,
+    /// Which host tools run at once (`read`) and which wait for approval. A tool named
+    /// nowhere needs approval.
+    #[serde(default)]
+    pub tools: ToolPolicy,
+    #[serde(default)]
+    pub plan_review: PlanReviewOptions,
     /// Tool output longer than this is cut (with a note) before it goes back to the model.
     #[serde(default = "twenty_thousand")]
     #[schemars(range(min = 100, max = 10_000_000))]
@@ -191,6 +218,8 @@ impl Default for SessionConfig {
             todo_dialects: own_dialect(),
             history: HistoryOptions::default(),
             stuck: StuckOptions::default(),
+            tools: ToolPolicy::default(),
+            plan_review: PlanReviewOptions::default(),
             max_tool_output_chars: 20_000,
         }
     }
@@ -222,6 +251,9 @@ fn twenty() -> u32 {
 }
 fn five_minutes() -> u32 {
     300_000
+}
+fn sixty() -> u32 {
+    60
 }
 fn twenty_thousand() -> u32 {
     20_000

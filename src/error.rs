@@ -22,6 +22,12 @@ pub enum ErrorCode {
     /// A call out of order for the session's state, such as `handleModelResponse` while
     /// tool results are still awaited; `data.detail` says what was expected.
     InvalidState,
+    /// `approve`/`reject` named an action planloop never proposed.
+    UnknownAction,
+    /// `approve`/`reject` named an action already approved or rejected.
+    ActionAlreadyResolved,
+    /// `approve`/`reject` named an action of a turn that is over.
+    ActionOfAnotherTurn,
     /// planloop broke one of its own invariants. Please report it.
     Internal,
 }
@@ -88,6 +94,22 @@ impl Error {
             code: ErrorCode::InvalidState,
             message: format!("`{call}` cannot be called now: {expected}"),
             data: ErrorData { detail: Some(expected.to_owned()), ..ErrorData::default() },
+        }
+    }
+
+    /// An `approve`/`reject` that cannot apply to `action_id`.
+    pub fn action(code: ErrorCode, action_id: &str) -> Error {
+        // planloop's ids are short; anything else is quoted only in part.
+        let action_id = crate::text::cap(action_id, 64);
+        let why = match code {
+            ErrorCode::UnknownAction => "no such action was proposed",
+            ErrorCode::ActionAlreadyResolved => "it was already approved or rejected",
+            _ => "it belongs to a turn that is over",
+        };
+        Error {
+            code,
+            message: format!("Action `{action_id}` cannot be resolved: {why}"),
+            data: ErrorData { argument: Some("actionId".into()), detail: Some(action_id), ..ErrorData::default() },
         }
     }
 

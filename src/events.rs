@@ -4,6 +4,7 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use crate::approval::ProposalStatus;
 use crate::continuation::{Source, Status};
 use crate::exchange::ExitReason;
 use crate::guard::Refusal;
@@ -25,6 +26,16 @@ pub struct Event {
     pub at_ms: f64,
 }
 
+/// Why a turn paused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PauseReason {
+    Approval,
+    PlanReview,
+    MaxIterations,
+    Timeout,
+}
+
 /// What happened. Switch on `type`.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(tag = "type")]
@@ -36,9 +47,22 @@ pub enum EventKind {
     /// The turn ended with an answer.
     #[serde(rename_all = "camelCase")]
     TurnCompleted { exit_reason: ExitReason, iterations: u32 },
-    /// The turn stopped at a limit, resumable.
+    /// The turn stopped: for approvals, for a plan review, or at a limit.
     #[serde(rename_all = "camelCase")]
-    TurnPaused { exit_reason: ExitReason, steps_used: u32, steps_remaining: u32 },
+    TurnPaused { reason: PauseReason, pending_count: u32, steps_used: u32, steps_remaining: u32 },
+    /// Every proposal of the paused turn was resolved; it goes on.
+    #[serde(rename_all = "camelCase")]
+    TurnResumed { steps_remaining: u32 },
+    /// A call waits for approval.
+    #[serde(rename_all = "camelCase")]
+    ActionProposed { action_id: String, tool: String, justification: String },
+    /// The user approved or rejected a proposal.
+    #[serde(rename_all = "camelCase")]
+    ActionResolved { action_id: String, status: ProposalStatus, edited: bool, always: bool },
+    /// The plan waits for the user's review.
+    PlanReviewRequested {},
+    /// The user's message went to the model as feedback on the reviewed plan.
+    PlanFeedbackInjected {},
     /// The turn failed at a limit.
     #[serde(rename_all = "camelCase")]
     TurnFailed { exit_reason: ExitReason, iterations: u32 },

@@ -4,7 +4,9 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::approval::Proposal;
 use crate::continuation::ReportedProgress;
+use crate::review::PlanReview;
 use crate::value::Value;
 
 /// The start of a turn: a user message.
@@ -24,6 +26,11 @@ pub struct BeginTurn {
     #[serde(default)]
     #[schemars(with = "String", length(max = 256))]
     pub chat_id: Option<String>,
+    /// A plan review the host kept for this user and chat (`PlanReviewStore.take`), when
+    /// this session did not ask for it itself.
+    #[serde(default)]
+    #[schemars(with = "Option<PlanReview>")]
+    pub review: Option<PlanReview>,
 }
 
 /// One tool call in a model response.
@@ -62,8 +69,13 @@ pub struct ToolResult {
     /// The id of the call it answers.
     #[schemars(length(min = 1, max = 256))]
     pub id: String,
-    /// What the tool returned: text, or any value (sent to the model as JSON).
+    /// What the tool returned: text, or any value (sent to the model as JSON). For a
+    /// command, its standard output.
     pub output: Value<'static>,
+    /// A command's standard error, when it is kept apart.
+    #[serde(default)]
+    #[schemars(with = "String", length(max = 10_000_000))]
+    pub stderr: Option<String>,
     #[serde(default)]
     pub is_error: bool,
     #[serde(default)]
@@ -163,6 +175,36 @@ pub enum Decision {
     /// The turn failed at a limit (`onLimit: "fail"`).
     #[serde(rename_all = "camelCase")]
     Fail { exit_reason: ExitReason, message: String },
+    /// Some calls wait for the user: show `proposals` and call `approve` or `reject` for
+    /// each. Meanwhile run `calls` (the ones that only read) and append `replies`, as for
+    /// `runTools`. When the last proposal is resolved, `approve`/`reject` returns the
+    /// decision that resumes the turn.
+    #[serde(rename_all = "camelCase")]
+    AwaitApproval {
+        proposals: Vec<Proposal>,
+        calls: Vec<ToolCall>,
+        replies: Vec<ToolMessage>,
+        steps_used: u32,
+        steps_remaining: u32,
+    },
+    /// The plan waits for the user's review: append `replies`, show `message`, and keep
+    /// `review` (in a `PlanReviewStore` if the next message gets a fresh session). The
+    /// user's next message is read as feedback on the plan.
+    #[serde(rename_all = "camelCase")]
+    AwaitPlanReview { review: PlanReview, message: String, replies: Vec<ToolMessage> },
+}
+
+/// What `approve` and `reject` return.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ApprovalOutcome {
+    /// The proposal, now approved or rejected.
+    pub proposal: Proposal,
+    /// Proposals of the turn still waiting.
+    pub pending: u32,
+    /// When this was the last one: the decision that resumes the turn (`runTools` with the
+    /// approved calls to run and the rejections as tool messages to append).
+    pub resumed: Option<Decision>,
 }
 
 /// What `beginTurn` returns.

@@ -23,6 +23,12 @@
 //!      (planloop's answers to its own tools) as tool messages; run `calls` and pass their
 //!      results to `handle_tool_results`, which returns the tool messages to append. When
 //!      `calls` is empty, call the model again right away.
+//!    - `AwaitApproval { proposals, calls, replies, .. }`: as `RunTools` for `calls` (they
+//!      only read); show `proposals` to the user and call `approve` or `reject` for each.
+//!      When the last one is resolved, the outcome's `resumed` decision (`RunTools` with
+//!      the approved calls and the rejections as tool messages) continues the turn.
+//!    - `AwaitPlanReview { review, message, replies }`: show `message` (the plan); the
+//!      user's next message, in `begin_turn`, is read as feedback on it.
 //!    - `Continue { message, .. }`: the model stopped too early; append `message` as a user
 //!      message and call the model again.
 //!    - `Finalize { answer, exit_reason }`: the turn is over; show `answer`.
@@ -35,14 +41,17 @@
 //! A call out of this order is refused with `invalid_state` and changes nothing.
 //!
 //! ```
+//! use planloop::approval::{ToolClass, ToolPolicy};
 //! use planloop::config::SessionConfig;
 //! use planloop::exchange::{BeginTurn, Decision, ExitReason, ModelResponse, ToolCallInput, ToolResult};
 //! use planloop::session::Session;
 //! use planloop::value::Value;
 //!
-//! let mut session = Session::new(SessionConfig::default());
+//! // `search` only reads; any other host tool would wait for the user's approval.
+//! let tools = ToolPolicy { read: vec!["search".into()], ..ToolPolicy::default() };
+//! let mut session = Session::new(SessionConfig { tools, ..SessionConfig::default() });
 //! let mut now = 0.0;
-//! session.begin_turn(BeginTurn { message: "Summarize my notes".into(), now_ms: now, user_id: None, chat_id: None })?;
+//! session.begin_turn(BeginTurn { message: "Summarize my notes".into(), now_ms: now, user_id: None, chat_id: None, review: None })?;
 //!
 //! // The model plans and searches in one response.
 //! let todos = r#"{"todos":[{"id":"search","content":"Find the notes","status":"in_progress"},
@@ -56,7 +65,7 @@
 //!     unreachable!()
 //! };
 //! assert_eq!(replies[0].content, r#"{"ok":true,"revision":1,"todoCount":2,"inProgress":"search"}"#);
-//! let results = calls.iter().map(|c| ToolResult { id: c.id.clone(), output: Value::String("3 notes".into()), is_error: false, duration_ms: None, exit_code: None });
+//! let results = calls.iter().map(|c| ToolResult { id: c.id.clone(), output: Value::String("3 notes".into()), stderr: None, is_error: false, duration_ms: None, exit_code: None });
 //! session.handle_tool_results(results.collect(), now)?;
 //!
 //! // It stops after the first step: planloop asks it to go on.
@@ -77,6 +86,7 @@
 //! model's tool arguments, validation issues shaped exactly as zod 4 reports them
 //! ([`issue::Issue`]).
 
+pub mod approval;
 pub mod args;
 pub mod capsule;
 pub mod config;
@@ -99,6 +109,7 @@ pub mod planner;
 pub mod prompts;
 pub mod reasoning;
 pub mod reflection;
+pub mod review;
 pub mod schema;
 pub mod session;
 pub mod stuck;

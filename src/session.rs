@@ -8,15 +8,16 @@
 
 use std::collections::VecDeque;
 
+use crate::approval::{self, ApproveOptions, Basis, Grant, Proposal, ProposalStatus, RejectOptions, Scope, ToolClass};
 use crate::capsule::{ContextCapsule, ContextCapsuleInput};
 use crate::config::{Language, OnLimit, SessionConfig, TodoDialect};
 use crate::continuation::{self, ReportedProgress, Status};
 use crate::dialects::{self, DialectArgs, Request};
-use crate::error::{Error, Result};
-use crate::events::{Event, EventKind, MAX_EVENTS};
+use crate::error::{Error, ErrorCode, Result};
+use crate::events::{Event, EventKind, PauseReason, MAX_EVENTS};
 use crate::exchange::{
-    BeginTurn, ContinueReason, Decision, ExitReason, ModelResponse, NextCall, Progress, ProgressSource, ToolCall,
-    ToolCallInput, ToolMessage, ToolResult, ToolResultsOutcome, TurnStart,
+    ApprovalOutcome, BeginTurn, ContinueReason, Decision, ExitReason, ModelResponse, NextCall, Progress,
+    ProgressSource, ToolCall, ToolCallInput, ToolMessage, ToolResult, ToolResultsOutcome, TurnStart,
 };
 use crate::from_value::from_value;
 use crate::issue::{summarize, Issue, PathSegment};
@@ -27,6 +28,7 @@ use crate::planner::{PlannerAck, PlannerOptions, PlannerState, PlannerToolName};
 use crate::prompts::{self, FinishBy};
 use crate::reasoning::{ReasoningEvent, ReasoningLog};
 use crate::reflection::DEFAULT_MAX_CHARS;
+use crate::review::{self, PlanReview};
 use crate::schema;
 use crate::stuck::{Pattern, StuckDetector};
 use crate::text::cap;
@@ -43,12 +45,8 @@ enum BuiltIn {
     PlanProgress,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Phase {
-    AwaitingModel,
-    AwaitingResults,
-    Ended,
-}
+/// Proposals kept (of every turn) to answer `approve`/`reject` precisely.
+const PROPOSALS_KEPT: usize = 256;
 
 /// A call handed to the host, waiting for its result.
 #[derive(Debug, Clone, PartialEq)]
@@ -57,6 +55,8 @@ struct Pending {
     name: String,
     /// The tool and its arguments as text, to recognise a repeated call.
     signature: String,
+    /// It ran after the user approved it: its result is written in seed 002's format.
+    approved: bool,
     answered: bool,
 }
 
@@ -71,10 +71,28 @@ struct Turn {
     stuck_nudges: u32,
     /// Stuck past its nudges: the next response ends the turn.
     stuck_out: bool,
-    phase: Phase,
+    open: bool,
     pending: Vec<Pending>,
     /// A stuck nudge waiting for the last tool message of the batch.
     batch_nudge: Option<String>,
+    /// Tool messages for rejected proposals, handed out when the turn resumes.
+    rejections: Vec<ToolMessage>,
+    /// When the turn paused for approval, and the time it has waited in all: the user's
+    /// time to decide is not the agent's time, so the time limit leaves it out.
+    paused_at: Option<f64>,
+    waited_ms: f64,
+    /// Who sent the message and where, for a plan review.
+    user_id: Option<String>,
+    chat_id: Option<String>,
+}
+
+impl Turn {
+    /// The agent's time in this turn: since it started, less the time spent waiting for
+    /// approvals.
+    fn elapsed(&self, now: f64) -> f64 {
+        let waiting = self.paused_at.map_or(0.0, |at| (now - at).max(0.0));
+        now - self.started_at - self.waited_ms - waiting
+    }
 }
 
 /// The loop controller of one conversation.
@@ -92,6 +110,12 @@ pub struct Session {
     turn: Option<Turn>,
     reported: Option<ReportedProgress>,
     findings: VecDeque<String>,
+    /// Every proposal of the session, newest last (the last 256).
+    proposals: VecDeque<Proposal>,
+    /// Tools (or rules) the user allowed for the rest of the session.
+    grants: Vec<Grant>,
+    /// A plan review this session asked for, waiting for the user's next message.
+    pending_review: Option<PlanReview>,
 }
 
 impl Session {
@@ -118,6 +142,9 @@ impl Session {
             turn: None,
             reported: None,
             findings: VecDeque::new(),
+            proposals: VecDeque::new(),
+            grants: Vec::new(),
+            pending_review: None,
             config,
         }
     }
@@ -126,36 +153,60 @@ impl Session {
         &self.config
     }
 
-    /// Starts a turn with a user message. A turn still open is abandoned.
-    pub fn begin_turn(&mut self, input: BeginTurn) -> Result<TurnStart> {
+    /// Starts a turn with a user message. A turn still open is abandoned (its proposals
+    /// can no longer be approved). When a plan review waits for this user and chat (in
+    /// this session, or passed in by a host that kept it), the message is read as feedback
+    /// on the plan: it goes to the model behind a `<plan_feedback>` block, once.
+    pub fn begin_turn(&mut self, mut input: BeginTurn) -> Result<TurnStart> {
         let now = input.now_ms;
-        if self.turn.as_ref().is_some_and(|t| t.phase != Phase::Ended) {
+        if self.turn.as_ref().is_some_and(|t| t.open) {
             self.emit(EventKind::TurnAbandoned {}, now);
         }
+        let (user, chat) = (input.user_id.as_deref(), input.chat_id.as_deref());
+        let own = match self.pending_review.take() {
+            Some(review) if review.user_id.as_deref() == user && review.chat_id.as_deref() == chat => Some(review),
+            other => {
+                self.pending_review = other;
+                None
+            }
+        };
+        let review = input.review.take().or(own).filter(|r| r.expires_at_ms > now);
         self.turns = self.turns.saturating_add(1);
+        let message = match &review {
+            Some(review) => format!("{}\n\n{}", review::feedback_block(review, &input.message), input.message),
+            None => input.message.clone(),
+        };
         self.turn = Some(Turn {
             number: self.turns,
-            message: input.message.clone(),
+            message: input.message,
             started_at: now,
             iterations: 0,
             continuations: 0,
             stuck_nudges: 0,
             stuck_out: false,
-            phase: Phase::AwaitingModel,
+            open: true,
             pending: Vec::new(),
             batch_nudge: None,
+            rejections: Vec::new(),
+            paused_at: None,
+            waited_ms: 0.0,
+            user_id: input.user_id,
+            chat_id: input.chat_id,
         });
         self.stuck.reset();
         self.emit(EventKind::TurnStarted {}, now);
-        Ok(TurnStart { turn: self.turns, message: input.message, next: self.next_call(now) })
+        if review.is_some() {
+            self.emit(EventKind::PlanFeedbackInjected {}, now);
+        }
+        Ok(TurnStart { turn: self.turns, message, next: self.next_call(now) })
     }
 
     /// Takes a model response and decides what happens next.
     pub fn handle_model_response(&mut self, response: ModelResponse, now: f64) -> Result<Decision> {
-        let turn = self.turn_in(Phase::AwaitingModel, "handleModelResponse")?;
+        let turn = self.turn_for_model("handleModelResponse")?;
         turn.iterations = turn.iterations.saturating_add(1);
         let (iteration, stuck_out) = (turn.iterations, turn.stuck_out);
-        let timed_out = now - turn.started_at >= f64::from(self.config.timeout_ms);
+        let timed_out = turn.elapsed(now) >= f64::from(self.config.timeout_ms);
         let withheld = iteration >= self.config.max_iterations;
         check_unique_ids(&response.tool_calls)?;
 
@@ -216,7 +267,7 @@ impl Session {
     /// Takes the results of calls handed out by the last `runTools`, and returns the
     /// tool messages to append.
     pub fn handle_tool_results(&mut self, results: Vec<ToolResult>, now: f64) -> Result<ToolResultsOutcome> {
-        let turn = self.turn_in(Phase::AwaitingResults, "handleToolResults")?;
+        let turn = self.turn_for_results("handleToolResults")?;
         // Check every id before changing anything.
         let mut issues = Vec::new();
         for (i, result) in results.iter().enumerate() {
@@ -241,15 +292,109 @@ impl Session {
         for result in results {
             messages.push(self.record_result(result, iteration, now));
         }
-        let turn = self.turn_mut()?;
-        let complete = turn.pending.iter().all(|p| p.answered);
-        if complete {
-            turn.pending.clear();
-            turn.phase = Phase::AwaitingModel;
-            let nudge = turn.batch_nudge.take();
-            self.close_batch(&mut messages, nudge, iteration, now);
-        }
+        let complete = self.settle(&mut messages, iteration, now)?;
         Ok(ToolResultsOutcome { messages, complete, next: self.next_call(now) })
+    }
+
+    /// Approves a proposal: it will run once, with `editedArgs` if given; `scope:
+    /// "always"` allows its tool (or the rule that caught it) for the rest of the session.
+    pub fn approve(&mut self, action_id: &str, options: ApproveOptions, now: f64) -> Result<ApprovalOutcome> {
+        let index = self.pending_proposal(action_id)?;
+        let proposal = &mut self.proposals[index];
+        proposal.status = ProposalStatus::Approved;
+        let edited = options.edited_args.is_some();
+        if let Some(args) = options.edited_args {
+            proposal.args = args;
+        }
+        let always = options.scope == Scope::Always;
+        let grant = Grant { tool: proposal.tool.clone(), basis: proposal.basis.clone() };
+        if always && !self.grants.contains(&grant) {
+            self.grants.push(grant);
+        }
+        self.resolved(index, edited, always, now)
+    }
+
+    /// Rejects a proposal; the model gets `message` as the call's result.
+    pub fn reject(&mut self, action_id: &str, options: RejectOptions, now: f64) -> Result<ApprovalOutcome> {
+        let index = self.pending_proposal(action_id)?;
+        self.proposals[index].status = ProposalStatus::Rejected;
+        let proposal = &self.proposals[index];
+        let content = approval::rejection(&proposal.tool, options.message.as_deref());
+        let message = ToolMessage {
+            tool_call_id: proposal.call_id.clone(),
+            name: proposal.tool.clone(),
+            content,
+            is_error: true,
+        };
+        self.turn_mut()?.rejections.push(message);
+        self.resolved(index, false, false, now)
+    }
+
+    /// The proposals of the open turn, as they stand.
+    pub fn proposals(&self) -> Vec<&Proposal> {
+        let turn = self.turn.as_ref().filter(|t| t.open).map_or(0, |t| t.number);
+        self.proposals.iter().filter(|p| p.turn == turn).collect()
+    }
+
+    /// Finds a proposal `approve`/`reject` may resolve.
+    fn pending_proposal(&self, action_id: &str) -> Result<usize> {
+        let index = self.proposals.iter().position(|p| p.action_id == action_id);
+        let index = index.ok_or_else(|| Error::action(ErrorCode::UnknownAction, action_id))?;
+        let proposal = &self.proposals[index];
+        let current = self.turn.as_ref().filter(|t| t.open).map(|t| t.number);
+        if current != Some(proposal.turn) {
+            return Err(Error::action(ErrorCode::ActionOfAnotherTurn, action_id));
+        }
+        if proposal.status != ProposalStatus::Pending {
+            return Err(Error::action(ErrorCode::ActionAlreadyResolved, action_id));
+        }
+        Ok(index)
+    }
+
+    /// After a proposal was resolved: when it was the last, the turn resumes with the
+    /// approved calls to run and the rejections to append.
+    fn resolved(&mut self, index: usize, edited: bool, always: bool, now: f64) -> Result<ApprovalOutcome> {
+        let proposal = self.proposals[index].clone();
+        let kind = EventKind::ActionResolved {
+            action_id: proposal.action_id.clone(),
+            status: proposal.status,
+            edited,
+            always,
+        };
+        self.emit(kind, now);
+        let turn_number = proposal.turn;
+        let pending =
+            self.proposals.iter().filter(|p| p.turn == turn_number && p.status == ProposalStatus::Pending).count()
+                as u32;
+        if pending > 0 {
+            return Ok(ApprovalOutcome { proposal, pending, resumed: None });
+        }
+        let iteration = self.turn.as_ref().map_or(0, |t| t.iterations);
+        let approved: Vec<Proposal> = self
+            .proposals
+            .iter()
+            .filter(|p| p.turn == turn_number && p.iteration == iteration && p.status == ProposalStatus::Approved)
+            .cloned()
+            .collect();
+        let mut calls = Vec::with_capacity(approved.len());
+        for p in &approved {
+            self.log.record_act(&p.tool, &&p.args, iteration, now)?;
+            let signature = format!("{} {}", p.tool, json_text::stringify(&p.args));
+            let pending =
+                Pending { id: p.call_id.clone(), name: p.tool.clone(), signature, approved: true, answered: false };
+            self.turn_mut()?.pending.push(pending);
+            calls.push(ToolCall { id: p.call_id.clone(), name: p.tool.clone(), args: p.args.clone() });
+        }
+        let turn = self.turn_mut()?;
+        if let Some(at) = turn.paused_at.take() {
+            turn.waited_ms += (now - at).max(0.0);
+        }
+        let mut replies = std::mem::take(&mut turn.rejections);
+        self.settle(&mut replies, iteration, now)?;
+        let steps_remaining = self.steps_remaining();
+        self.emit(EventKind::TurnResumed { steps_remaining }, now);
+        let resumed = Decision::RunTools { calls, replies, next: self.next_call(now) };
+        Ok(ApprovalOutcome { proposal, pending: 0, resumed: Some(resumed) })
     }
 
     /// The events since the last call, oldest first.
@@ -343,17 +488,60 @@ impl Session {
         })
     }
 
-    fn turn_in(&mut self, phase: Phase, call: &str) -> Result<&mut Turn> {
-        let expected = match self.turn.as_ref().map(|t| t.phase) {
-            Some(current) if current == phase => None,
-            None | Some(Phase::Ended) => Some("no turn is open: call beginTurn first"),
-            Some(Phase::AwaitingResults) => Some("tool results are awaited: call handleToolResults first"),
-            Some(Phase::AwaitingModel) => Some("no tool results are awaited: call handleModelResponse"),
+    /// The open turn, when the model may be called: no result or approval awaited.
+    fn turn_for_model(&mut self, call: &str) -> Result<&mut Turn> {
+        let awaiting_approval = self.awaiting_approval();
+        let expected = match &self.turn {
+            Some(turn) if turn.open && turn.pending.iter().any(|p| !p.answered) => {
+                Some("tool results are awaited: call handleToolResults first")
+            }
+            Some(turn) if turn.open && awaiting_approval => {
+                Some("proposals await the user: call approve or reject first")
+            }
+            Some(turn) if turn.open => None,
+            _ => Some("no turn is open: call beginTurn first"),
         };
         match expected {
             Some(expected) => Err(Error::invalid_state(call, expected)),
             None => self.turn_mut(),
         }
+    }
+
+    /// The open turn, when tool results are awaited.
+    fn turn_for_results(&mut self, call: &str) -> Result<&mut Turn> {
+        let expected = match &self.turn {
+            Some(turn) if turn.open && turn.pending.iter().any(|p| !p.answered) => None,
+            Some(turn) if turn.open => Some("no tool results are awaited: call handleModelResponse"),
+            _ => Some("no turn is open: call beginTurn first"),
+        };
+        match expected {
+            Some(expected) => Err(Error::invalid_state(call, expected)),
+            None => self.turn_mut(),
+        }
+    }
+
+    fn awaiting_approval(&self) -> bool {
+        let turn = self.turn.as_ref().filter(|t| t.open).map_or(0, |t| t.number);
+        self.proposals.iter().any(|p| p.turn == turn && p.status == ProposalStatus::Pending)
+    }
+
+    /// Whether everything the last response asked for is done (results in, proposals
+    /// resolved); if so the batch closes into the last of `messages`.
+    fn settle(&mut self, messages: &mut [ToolMessage], iteration: u32, now: f64) -> Result<bool> {
+        let awaiting_approval = self.awaiting_approval();
+        let turn = self.turn_mut()?;
+        let complete = !awaiting_approval && turn.pending.iter().all(|p| p.answered);
+        if complete {
+            turn.pending.clear();
+            let nudge = turn.batch_nudge.take();
+            self.close_batch(messages, nudge, iteration, now);
+        }
+        Ok(complete)
+    }
+
+    fn steps_remaining(&self) -> u32 {
+        let used = self.turn.as_ref().map_or(0, |t| t.iterations);
+        self.config.max_iterations.saturating_sub(used)
     }
 
     fn turn_mut(&mut self) -> Result<&mut Turn> {
@@ -382,34 +570,127 @@ impl Session {
         let names: Vec<&str> = calls.iter().map(|c| c.name.as_str()).collect();
         self.planner.record_iteration(&names);
         let batch = calls.len();
+        let reviewed_before = self.plan.is_some() || self.planner.snapshot().revision > 0;
         let mut replies = Vec::new();
-        let mut host = Vec::new();
+        let mut host_calls = Vec::new();
+        let mut review_asked = false;
         for call in calls {
             match self.builtin(&call.name) {
-                Some(builtin) => replies.push(self.answer(builtin, call, batch, iteration, now)?),
-                None => {
-                    let args = parsed_args(call.args);
-                    self.log.record_act(&call.name, &&args, iteration, now)?;
-                    let signature = format!("{} {}", call.name, json_text::stringify(&args));
-                    self.turn_mut()?.pending.push(Pending {
-                        id: call.id.clone(),
-                        name: call.name.clone(),
-                        signature,
-                        answered: false,
-                    });
-                    host.push(ToolCall { id: call.id, name: call.name, args });
+                Some(builtin) => {
+                    let (reply, plan_made) = self.answer(builtin, call, batch, iteration, now)?;
+                    review_asked |=
+                        plan_made && self.config.plan_review.enabled && (builtin == BuiltIn::Plan || !reviewed_before);
+                    replies.push(reply);
                 }
+                None => host_calls.push(call),
             }
         }
-        if host.is_empty() {
-            self.close_batch(&mut replies, None, iteration, now);
-        } else {
-            self.turn_mut()?.phase = Phase::AwaitingResults;
+        if review_asked {
+            return Ok(self.ask_review(host_calls, replies, now));
         }
-        Ok(Decision::RunTools { calls: host, replies, next: self.next_call(now) })
+        let mut calls = Vec::new();
+        let mut proposals = Vec::new();
+        for call in host_calls {
+            let args = parsed_args(call.args);
+            let (class, basis) = self.config.tools.classify(&call.name, &args, &self.grants);
+            if class == ToolClass::Approve {
+                proposals.push(self.propose(call.id, call.name, args, basis, iteration, now));
+                continue;
+            }
+            self.log.record_act(&call.name, &&args, iteration, now)?;
+            let signature = format!("{} {}", call.name, json_text::stringify(&args));
+            let pending =
+                Pending { id: call.id.clone(), name: call.name.clone(), signature, approved: false, answered: false };
+            self.turn_mut()?.pending.push(pending);
+            calls.push(ToolCall { id: call.id, name: call.name, args });
+        }
+        if !proposals.is_empty() {
+            let (steps_used, steps_remaining) = (iteration, self.steps_remaining());
+            let pending_count = proposals.len() as u32;
+            self.turn_mut()?.paused_at = Some(now);
+            self.emit(
+                EventKind::TurnPaused { reason: PauseReason::Approval, pending_count, steps_used, steps_remaining },
+                now,
+            );
+            return Ok(Decision::AwaitApproval { proposals, calls, replies, steps_used, steps_remaining });
+        }
+        if calls.is_empty() {
+            self.close_batch(&mut replies, None, iteration, now);
+        }
+        Ok(Decision::RunTools { calls, replies, next: self.next_call(now) })
     }
 
-    /// planloop's own answer to one of its built-in tools.
+    /// Makes a call wait for the user.
+    fn propose(
+        &mut self,
+        call_id: String,
+        tool: String,
+        args: Value<'static>,
+        basis: Basis,
+        iteration: u32,
+        now: f64,
+    ) -> Proposal {
+        let turn = self.turn.as_ref().map_or(0, |t| t.number);
+        let sequence = self.proposals.iter().filter(|p| p.turn == turn).count() + 1;
+        let proposal = Proposal {
+            action_id: format!("act-{turn}-{sequence}"),
+            call_id,
+            justification: approval::justification(&tool, &args),
+            tool,
+            args,
+            status: ProposalStatus::Pending,
+            turn,
+            iteration,
+            basis,
+        };
+        if self.proposals.len() == PROPOSALS_KEPT {
+            self.proposals.pop_front();
+        }
+        self.proposals.push_back(proposal.clone());
+        let kind = EventKind::ActionProposed {
+            action_id: proposal.action_id.clone(),
+            tool: proposal.tool.clone(),
+            justification: proposal.justification.clone(),
+        };
+        self.emit(kind, now);
+        proposal
+    }
+
+    /// Ends the step for the user to review the plan. Calls that would have run wait
+    /// with it: they get a reply saying so.
+    fn ask_review(&mut self, host_calls: Vec<ToolCallInput>, mut replies: Vec<ToolMessage>, now: f64) -> Decision {
+        let language = self.config.language;
+        for call in host_calls {
+            let content = match language {
+                Language::En => "Not run: the plan is waiting for the user's review.".to_owned(),
+                Language::Zh => "未执行：计划正在等待用户确认。".to_owned(),
+            };
+            replies.push(ToolMessage { tool_call_id: call.id, name: call.name, content, is_error: true });
+        }
+        let (goal, plan) = (self.goal(), self.plan_text());
+        let turn = self.turn.as_ref();
+        let review = PlanReview {
+            user_id: turn.and_then(|t| t.user_id.clone()),
+            chat_id: turn.and_then(|t| t.chat_id.clone()),
+            turn: turn.map_or(0, |t| t.number),
+            goal: goal.clone(),
+            plan: plan.clone(),
+            created_at_ms: now,
+            expires_at_ms: now + f64::from(self.config.plan_review.ttl_minutes) * 60_000.0,
+        };
+        self.pending_review = Some(review.clone());
+        self.emit(EventKind::PlanReviewRequested {}, now);
+        let (steps_used, steps_remaining) = (self.turn.as_ref().map_or(0, |t| t.iterations), self.steps_remaining());
+        self.emit(
+            EventKind::TurnPaused { reason: PauseReason::PlanReview, pending_count: 0, steps_used, steps_remaining },
+            now,
+        );
+        self.end_turn();
+        Decision::AwaitPlanReview { message: review::user_message(language, goal.trim(), plan.trim()), review, replies }
+    }
+
+    /// planloop's own answer to one of its built-in tools, and whether it recorded a plan
+    /// or a todo list.
     fn answer(
         &mut self,
         builtin: BuiltIn,
@@ -417,13 +698,16 @@ impl Session {
         batch: usize,
         iteration: u32,
         now: f64,
-    ) -> Result<ToolMessage> {
-        let reply = |content: String, is_error: bool| ToolMessage {
+    ) -> Result<(ToolMessage, bool)> {
+        let message = |content: String, is_error: bool| ToolMessage {
             tool_call_id: call.id.clone(),
             name: call.name.clone(),
             content,
             is_error,
         };
+        // A reply that changed nothing; `made` marks one that recorded a plan or a list.
+        let reply = |content: String, is_error: bool| (message(content, is_error), false);
+        let made = |content: String| (message(content, false), true);
         if let Some(refusal) = self.planner.refusal() {
             self.emit(EventKind::PlannerRefused { tool: call.name.clone(), refusal }, now);
             let ack = self.planner.refused(refusal);
@@ -449,7 +733,7 @@ impl Session {
                     self.todos_replaced("write_todos", &before, iteration, now);
                 }
                 let content = json_text::stringify(&crate::to_value::to_value(&ack)?);
-                Ok(reply(content, !accepted))
+                Ok(if accepted { made(content) } else { reply(content, true) })
             }
             BuiltIn::Todos(dialect) => {
                 let args = match validated(dialect_schema(dialect), &call.args)? {
@@ -463,7 +747,7 @@ impl Session {
                         let before = self.planner.todos().to_vec();
                         self.planner.replace(WriteTodos { todos, focus: None, note }, now);
                         self.todos_replaced(dialect.tool_name(), &before, iteration, now);
-                        Ok(reply(text, false))
+                        Ok(made(text))
                     }
                 }
             }
@@ -482,7 +766,7 @@ impl Session {
                         crate::plan::Complexity::Complex => " After each major step call plan_progress(); when every step is done call plan_progress(plan_status=\"completed\").",
                         crate::plan::Complexity::Simple => "",
                     };
-                    Ok(reply(format!("Plan v{version} recorded.{follow_up}"), false))
+                    Ok(made(format!("Plan v{version} recorded.{follow_up}")))
                 }
             },
             BuiltIn::PlanProgress => {
@@ -508,7 +792,7 @@ impl Session {
                         };
                         self.log.record_plan_note(&note, iteration, now);
                         self.emit(EventKind::PlanProgress { step_id, plan_completed }, now);
-                        Ok(reply(text, false))
+                        Ok(made(text))
                     }
                 }
             }
@@ -546,17 +830,24 @@ impl Session {
 
     fn record_result(&mut self, result: ToolResult, iteration: u32, now: f64) -> ToolMessage {
         let language = self.config.language;
-        let (name, signature) = match self.turn.as_mut().and_then(|t| t.pending.iter_mut().find(|p| p.id == result.id))
-        {
+        let found = self.turn.as_mut().and_then(|t| t.pending.iter_mut().find(|p| p.id == result.id));
+        let (name, signature, approved) = match found {
             Some(pending) => {
                 pending.answered = true;
-                (pending.name.clone(), pending.signature.clone())
+                (pending.name.clone(), pending.signature.clone(), pending.approved)
             }
-            None => (String::new(), String::new()),
+            None => (String::new(), String::new(), false),
         };
-        let full = match result.output {
+        let output = match result.output {
             Value::String(text) => text.into_owned(),
             other => json_text::stringify(&other),
+        };
+        let full = match (approved, result.stderr) {
+            (true, stderr) => {
+                approval::format_result(&name, &output, stderr.as_deref(), result.exit_code, result.duration_ms)
+            }
+            (false, Some(stderr)) if !stderr.trim().is_empty() => format!("{output}\n{stderr}"),
+            (false, _) => output,
         };
         let total = full.chars().count();
         let limit = self.config.max_tool_output_chars as usize;
@@ -618,8 +909,7 @@ impl Session {
     /// Asks the model to go on, or ends the turn when it may not.
     fn nudge(&mut self, reason: ContinueReason, answer: String, out_of_budget: bool, now: f64) -> Decision {
         if out_of_budget {
-            let exit = match self.turn.as_ref().is_some_and(|t| now - t.started_at >= f64::from(self.config.timeout_ms))
-            {
+            let exit = match self.turn.as_ref().is_some_and(|t| t.elapsed(now) >= f64::from(self.config.timeout_ms)) {
                 true => ExitReason::Timeout,
                 false => ExitReason::MaxIterations,
             };
@@ -661,14 +951,21 @@ impl Session {
 
     /// Ends the turn at a limit: paused (plan kept) or failed, with a progress summary.
     fn limit(&mut self, exit_reason: ExitReason, now: f64) -> Decision {
-        let elapsed_ms = self.turn.as_ref().map_or(0.0, |t| now - t.started_at);
+        let elapsed_ms = self.turn.as_ref().map_or(0.0, |t| t.elapsed(now));
         self.emit(EventKind::LimitReached { exit_reason, elapsed_ms }, now);
         let summary = self.summary(exit_reason == ExitReason::Timeout);
         let iterations = self.end_turn();
         match self.config.on_limit {
             OnLimit::Pause => {
                 let steps_remaining = self.config.max_iterations.saturating_sub(iterations);
-                self.emit(EventKind::TurnPaused { exit_reason, steps_used: iterations, steps_remaining }, now);
+                let reason = match exit_reason {
+                    ExitReason::Timeout => PauseReason::Timeout,
+                    _ => PauseReason::MaxIterations,
+                };
+                self.emit(
+                    EventKind::TurnPaused { reason, pending_count: 0, steps_used: iterations, steps_remaining },
+                    now,
+                );
                 Decision::Pause { exit_reason, summary }
             }
             OnLimit::Fail => {
@@ -681,7 +978,7 @@ impl Session {
     fn end_turn(&mut self) -> u32 {
         match self.turn.as_mut() {
             Some(turn) => {
-                turn.phase = Phase::Ended;
+                turn.open = false;
                 turn.pending.clear();
                 turn.iterations
             }
@@ -748,7 +1045,7 @@ impl Session {
         let language: Language = self.config.language;
         let max = self.config.max_iterations;
         let (used, timed_out, stuck_out) = match &self.turn {
-            Some(turn) => (turn.iterations, now - turn.started_at >= f64::from(self.config.timeout_ms), turn.stuck_out),
+            Some(turn) => (turn.iterations, turn.elapsed(now) >= f64::from(self.config.timeout_ms), turn.stuck_out),
             None => (0, false, false),
         };
         let iteration = used.saturating_add(1);

@@ -11,7 +11,9 @@ use schemars::generate::SchemaSettings;
 use schemars::JsonSchema;
 use serde_json::{Map, Value};
 
-use planloop::{capsule, config, dialects, error, events, exchange, guard, plan, planner, reasoning, todos, tools};
+use planloop::{
+    approval, capsule, config, dialects, error, events, exchange, guard, plan, planner, reasoning, review, todos, tools,
+};
 
 fn check_or_bless(relative: &str, generated: &str) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(relative);
@@ -63,6 +65,10 @@ fn options_and_input_schemas_are_current() {
     check("begin_turn.json", input_schema::<exchange::BeginTurn>());
     check("model_response.json", input_schema::<exchange::ModelResponse>());
     check("tool_results.json", input_schema::<Vec<exchange::ToolResult>>());
+    check("approve_options.json", input_schema::<approval::ApproveOptions>());
+    check("reject_options.json", input_schema::<approval::RejectOptions>());
+    check("plan_review.json", input_schema::<review::PlanReview>());
+    check("plan_review_store.json", input_schema::<review::PlanReviewStore>());
 }
 
 #[test]
@@ -84,6 +90,9 @@ fn typescript_types_are_current() {
     ts.add::<exchange::Progress>(Contract::Output);
     ts.add::<events::Event>(Contract::Output);
     ts.add::<plan::PlanState>(Contract::Output);
+    ts.add::<exchange::ApprovalOutcome>(Contract::Output);
+    ts.add::<approval::Proposal>(Contract::Output);
+    ts.add::<review::PlanReview>(Contract::Output);
     // What planloop takes: the accepted shape (optional keys may be left out).
     ts.add::<planner::PlannerOptions>(Contract::Input);
     ts.add::<reasoning::HistoryOptions>(Contract::Input);
@@ -92,6 +101,9 @@ fn typescript_types_are_current() {
     ts.add::<exchange::BeginTurn>(Contract::Input);
     ts.add::<exchange::ModelResponse>(Contract::Input);
     ts.add::<exchange::ToolResult>(Contract::Input);
+    ts.add::<approval::ApproveOptions>(Contract::Input);
+    ts.add::<approval::RejectOptions>(Contract::Input);
+    ts.add_as::<review::PlanReviewStore>(Contract::Output, "PlanReviewStoreData");
     check_or_bless("src/wasm/types.d.ts", &ts.render());
 }
 
@@ -109,6 +121,15 @@ struct Typescript {
 
 impl Typescript {
     fn add<T: JsonSchema>(&mut self, contract: Contract) {
+        self.add_named::<T>(contract, None);
+    }
+
+    /// Adds `T` under another name (when its own is taken by a JS class).
+    fn add_as<T: JsonSchema>(&mut self, contract: Contract, name: &str) {
+        self.add_named::<T>(contract, Some(name));
+    }
+
+    fn add_named<T: JsonSchema>(&mut self, contract: Contract, rename: Option<&str>) {
         let settings = match contract {
             Contract::Input => SchemaSettings::draft2020_12().for_deserialize(),
             Contract::Output => SchemaSettings::draft2020_12().for_serialize(),
@@ -116,7 +137,7 @@ impl Typescript {
         let root = settings.into_generator().into_root_schema_for::<T>().to_value();
         let mut root = root.as_object().unwrap().clone();
         let defs = root.remove("$defs").and_then(|d| d.as_object().cloned()).unwrap_or_default();
-        let name = root["title"].as_str().unwrap().to_owned();
+        let name = rename.map_or_else(|| root["title"].as_str().unwrap().to_owned(), str::to_owned);
         let mut named: Vec<(String, Value)> = defs.into_iter().collect();
         named.push((name, Value::Object(root)));
         for (name, schema) in named {
@@ -151,11 +172,19 @@ fn strip_docs(schema: &Value) -> Value {
         Value::Object(map) => Value::Object(
             map.iter()
                 .filter(|(k, _)| !matches!(k.as_str(), "description" | "title" | "$schema" | "default"))
-                .map(|(k, v)| (k.clone(), strip_docs(v)))
+                .map(|(k, v)| (k.clone(), if k == "properties" { strip_docs_of_properties(v) } else { strip_docs(v) }))
                 .collect(),
         ),
         Value::Array(items) => Value::Array(items.iter().map(strip_docs).collect()),
         other => other.clone(),
+    }
+}
+
+/// The keys of `properties` are names the user chose (a tool policy has a `default`).
+fn strip_docs_of_properties(properties: &Value) -> Value {
+    match properties {
+        Value::Object(map) => Value::Object(map.iter().map(|(k, v)| (k.clone(), strip_docs(v))).collect()),
+        other => strip_docs(other),
     }
 }
 
@@ -181,7 +210,8 @@ fn doc_comment(schema: &Value, indent: &str) -> String {
             }
         }
     }
-    if let Some(default) = schema.get("default") {
+    // An absent option means "none"; `@default null` would suggest `null` is accepted.
+    if let Some(default) = schema.get("default").filter(|d| !d.is_null()) {
         lines.push(format!("@default {default}"));
     }
     match lines.as_slice() {

@@ -12,6 +12,7 @@ mod support;
 use std::fmt::Write;
 use std::path::Path;
 
+use planloop::approval::{ToolClass, ToolPolicy};
 use planloop::config::{SessionConfig, TodoDialect};
 use planloop::events::EventKind;
 use planloop::exchange::{BeginTurn, Decision, ModelResponse, ToolCallInput, ToolResult};
@@ -43,10 +44,15 @@ fn to_value(json: &Json) -> Value<'static> {
 
 /// Limits out of the way, to follow each trajectory to its end.
 fn unlimited() -> SessionConfig {
+    SessionConfig { max_iterations: 100_000, ..replaying() }
+}
+
+/// The recorded agents ran their tools without asking: every tool reads.
+fn replaying() -> SessionConfig {
     SessionConfig {
         todo_dialects: TodoDialect::ALL.to_vec(),
-        max_iterations: 100_000,
         timeout_ms: 86_400_000,
+        tools: ToolPolicy { default: ToolClass::Read, ..ToolPolicy::default() },
         ..SessionConfig::default()
     }
 }
@@ -62,7 +68,9 @@ fn replay(record: &Json, config: SessionConfig) -> Replay {
         match turn["role"].as_str().unwrap() {
             "user" => {
                 let message = turn["text"].as_str().unwrap_or("").to_owned();
-                session.begin_turn(BeginTurn { message, now_ms: now, user_id: None, chat_id: None }).unwrap();
+                session
+                    .begin_turn(BeginTurn { message, now_ms: now, user_id: None, chat_id: None, review: None })
+                    .unwrap();
                 open = true;
             }
             "assistant" => {
@@ -75,6 +83,7 @@ fn replay(record: &Json, config: SessionConfig) -> Replay {
                             now_ms: now,
                             user_id: None,
                             chat_id: None,
+                            review: None,
                         })
                         .unwrap();
                 }
@@ -108,6 +117,7 @@ fn replay(record: &Json, config: SessionConfig) -> Replay {
                                 Some(ToolResult {
                                     id: call.id.clone(),
                                     output,
+                                    stderr: None,
                                     is_error: result["is_error"].as_bool().unwrap_or(false),
                                     duration_ms: None,
                                     exit_code: None,
@@ -136,6 +146,7 @@ fn replay(record: &Json, config: SessionConfig) -> Replay {
                         open = false;
                         format!("ended ({exit_reason:?})")
                     }
+                    other => panic!("no approvals or reviews are configured for a replay: {other:?}"),
                 };
             }
             _ => {}
@@ -189,14 +200,7 @@ fn every_trajectory_replays_with_the_decisions_on_record() {
     for (name, record) in records() {
         let r = replay(&record, unlimited());
         // With the default limits (20 model responses a turn), long turns pause.
-        let defaults = replay(
-            &record,
-            SessionConfig {
-                todo_dialects: TodoDialect::ALL.to_vec(),
-                timeout_ms: 86_400_000,
-                ..SessionConfig::default()
-            },
-        );
+        let defaults = replay(&record, replaying());
         let stats = &record["stats"];
         // Cross-check with the trace's own statistics.
         assert_eq!(r.assistant_turns as u64, stats["assistant_turns"].as_u64().unwrap(), "{name}");

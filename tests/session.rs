@@ -3,6 +3,7 @@
 
 mod support;
 
+use planloop::approval::{ToolClass, ToolPolicy};
 use planloop::config::{ContinuationProtocol, Language, OnLimit, SessionConfig, TodoDialect};
 use planloop::error::ErrorCode;
 use planloop::events::EventKind;
@@ -10,8 +11,12 @@ use planloop::exchange::{ContinueReason, Decision, ExitReason, ModelResponse, Pr
 use planloop::todos::TodoStatus;
 use support::{call, failed, last_message, ok, plan, todos, Drive};
 
+/// Every host tool reads (no approvals): these tests are about the loop.
 fn config() -> SessionConfig {
-    SessionConfig::default()
+    SessionConfig {
+        tools: ToolPolicy { default: ToolClass::Read, ..ToolPolicy::default() },
+        ..SessionConfig::default()
+    }
 }
 
 fn is_continue(decision: &Decision) -> bool {

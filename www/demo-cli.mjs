@@ -1,5 +1,7 @@
-// make demo: one scripted agent turn driven through planloop's planner primitives.
-// The "model" is a script; every decision printed below is planloop's.
+// make demo: scripted agent turns driven through planloop: the planner primitives (part 1),
+// a Session that will not stop before its plan is done (part 2), and a turn that pauses
+// for the user's approval of write actions (part 3). The "model" is a script; every
+// decision printed below is planloop's.
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
@@ -121,7 +123,8 @@ print(`   artifacts: ${capsule.artifacts.map((a) => `${a.type} ${a.ref}`).join("
 // Part 2: the same kind of turn driven by a Session, which answers the planner tools
 // itself and refuses to let the model stop before its plan is done.
 print("\n\nplanloop demo, part 2: a Session carries a three-step plan to completion");
-const session = new Session({ history: { mode: "full" } });
+// Every host tool runs inline here; part 3 makes write actions wait for the user.
+const session = new Session({ history: { mode: "full" }, tools: { default: "read" } });
 const plan = {
   overall_goal_ui: "Compare Q3 and Q2 revenue",
   internal_plan: "1. find both notes\n2. compare the product lines\n3. write the summary note",
@@ -181,3 +184,56 @@ print("\nthe trail:");
 for (const step of session.steps()) print(`   ${step}`);
 const progress = session.progress();
 print(`\nprogress: ${progress.completed} steps recorded, plan completed: ${session.plan().completed}, ${progress.iterations} of ${progress.maxIterations} model calls used`);
+
+// Part 3: write actions wait for the user. Reads run at once; the turn pauses with the
+// writes as proposals and resumes when the last one is approved or rejected.
+print("\n\nplanloop demo, part 3: a turn pauses for approval and resumes");
+const gated = new Session({ tools: { read: ["search_vault", "read_note"] } });
+const files = { search_vault: () => "drafts/q3-plan.md, drafts/q3-notes.md", read_note: () => "Q3 planning notes (final)", move_notes: ({ to }) => `moved 2 notes to ${to}` };
+const show = (decision) => {
+  if (decision.type === "awaitApproval") {
+    print(`   planloop PAUSES the turn: ${decision.proposals.length} actions await approval (steps used ${decision.stepsUsed}, remaining ${decision.stepsRemaining})`);
+    for (const p of decision.proposals) print(`     ${p.actionId}  ${p.justification}`);
+  }
+  if (decision.type === "finalize") print(`   planloop finalizes (${decision.exitReason}): "${decision.answer}"`);
+  for (const reply of decision.replies ?? []) print(`   planloop answers ${reply.name}${reply.isError ? " (error)" : ""}: ${reply.content}`);
+  const results = (decision.calls ?? []).map((call) => ({ id: call.id, output: files[call.name](call.args), exitCode: 0, durationMs: 1200 }));
+  if (results.length > 0) {
+    for (const message of gated.handleToolResults(results, (now += 500)).messages) print(`   host runs ${message.name}: ${message.content.replaceAll("\n", " | ")}`);
+  }
+};
+gated.beginTurn({ message: "Archive the Q3 drafts and tell the team.", nowMs: (now += 1000) });
+print("user: Archive the Q3 drafts and tell the team.");
+const turn = [
+  { text: "Looking for the drafts.", toolCalls: [{ id: "a1", name: "search_vault", args: { query: "Q3 drafts" } }] },
+  {
+    text: "Moving them and letting the team know.",
+    toolCalls: [
+      { id: "a2", name: "read_note", args: { path: "drafts/q3-plan.md" } },
+      { id: "a3", name: "move_notes", args: { paths: ["drafts/q3-plan.md", "drafts/q3-notes.md"], to: "archive/q3/" } },
+      { id: "a4", name: "send_message", args: { channel: "#team", text: "Q3 drafts are archived." } },
+    ],
+  },
+];
+let paused;
+for (const response of turn) {
+  print(`\nmodel: "${response.text}" + ${response.toolCalls.map((c) => c.name).join(" + ")}`);
+  paused = gated.handleModelResponse(response, (now += 2000));
+  show(paused);
+}
+const [move, message] = paused.proposals;
+print(`\nuser approves ${move.actionId} (${move.tool})`);
+const approved = gated.approve(move.actionId, { scope: "once" }, (now += 30_000));
+print(`   ${approved.pending} still waiting; the turn stays paused`);
+print(`user rejects ${message.actionId} (${message.tool}): "Don't ping the whole team; I'll tell them myself."`);
+const rejected = gated.reject(message.actionId, { message: "Don't ping the whole team; I'll tell them myself." }, (now += 5000));
+print(`   the last proposal is resolved: the turn RESUMES with ${rejected.resumed.type}`);
+show(rejected.resumed);
+const closing = { text: "Both Q3 drafts are in archive/q3/. I did not message the team, as you asked.", toolCalls: [] };
+print(`\nmodel: "${closing.text}"`);
+show(gated.handleModelResponse(closing, (now += 2000)));
+print("\nevents:");
+for (const { type, iteration, reason, pendingCount, actionId, status } of gated.drainEvents()) {
+  const detail = [reason, pendingCount !== undefined && `${pendingCount} pending`, actionId, status].filter(Boolean).join(", ");
+  print(`   #${iteration} ${type}${detail ? ` (${detail})` : ""}`);
+}

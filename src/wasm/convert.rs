@@ -64,6 +64,14 @@ pub fn string(value: JsValue, name: &str) -> Result<String, JsValue> {
     crate::args::string(input(value)?, name).throw()
 }
 
+/// An optional string argument: `undefined` and `null` are absent.
+pub fn string_or_absent(value: JsValue, name: &str) -> Result<Option<String>, JsValue> {
+    match value.is_undefined() || value.is_null() {
+        true => Ok(None),
+        false => string(value, name).map(Some),
+    }
+}
+
 /// A time argument (`nowMs`). A finite number, the usual case, is taken as it is.
 pub fn time(value: JsValue, name: &str) -> Result<f64, JsValue> {
     match value.as_f64() {

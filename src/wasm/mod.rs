@@ -6,6 +6,7 @@ mod convert;
 mod js_input;
 pub mod planner;
 pub mod reasoning;
+pub mod review;
 pub mod session;
 
 use wasm_bindgen::prelude::*;

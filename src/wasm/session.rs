@@ -2,7 +2,8 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::convert::{object, options, time, to_js, Throw};
+use super::convert::{object, options, string, time, to_js, Throw};
+use crate::approval::{APPROVE_OPTIONS_SCHEMA, REJECT_OPTIONS_SCHEMA};
 use crate::config::SESSION_CONFIG_SCHEMA;
 use crate::exchange::{BEGIN_TURN_SCHEMA, MODEL_RESPONSE_SCHEMA, TOOL_RESULTS_SCHEMA};
 use crate::{session, tools};
@@ -21,13 +22,47 @@ impl Session {
         Ok(Session(session::Session::new(options(config, "config", SESSION_CONFIG_SCHEMA)?)))
     }
 
-    /// Starts a turn with a user message.
+    /// Starts a turn with a user message. A plan review waiting for this user and chat
+    /// (in this session, or passed as `review`) makes the message feedback on the plan.
     #[wasm_bindgen(js_name = beginTurn, unchecked_return_type = "TurnStart")]
     pub fn begin_turn(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "BeginTurn")] input: JsValue,
     ) -> Result<JsValue, JsValue> {
         to_js(&self.0.begin_turn(object(input, "input", BEGIN_TURN_SCHEMA)?).throw()?)
+    }
+
+    /// Approves a proposal (`options`: `{editedArgs?, scope?: "once" | "always"}`). When it
+    /// was the last one waiting, `resumed` says how the turn goes on.
+    #[wasm_bindgen(unchecked_return_type = "ApprovalOutcome")]
+    pub fn approve(
+        &mut self,
+        #[wasm_bindgen(js_name = actionId, unchecked_param_type = "string")] action_id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "ApproveOptions | undefined")] approval: JsValue,
+        #[wasm_bindgen(js_name = nowMs, unchecked_param_type = "number")] now_ms: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let (action_id, now_ms) = (string(action_id, "actionId")?, time(now_ms, "nowMs")?);
+        let approval = options(approval, "options", APPROVE_OPTIONS_SCHEMA)?;
+        to_js(&self.0.approve(&action_id, approval, now_ms).throw()?)
+    }
+
+    /// Rejects a proposal (`options`: `{message?}`, which the model reads).
+    #[wasm_bindgen(unchecked_return_type = "ApprovalOutcome")]
+    pub fn reject(
+        &mut self,
+        #[wasm_bindgen(js_name = actionId, unchecked_param_type = "string")] action_id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "RejectOptions | undefined")] rejection: JsValue,
+        #[wasm_bindgen(js_name = nowMs, unchecked_param_type = "number")] now_ms: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let (action_id, now_ms) = (string(action_id, "actionId")?, time(now_ms, "nowMs")?);
+        let rejection = options(rejection, "options", REJECT_OPTIONS_SCHEMA)?;
+        to_js(&self.0.reject(&action_id, rejection, now_ms).throw()?)
+    }
+
+    /// The proposals of the open turn, as they stand.
+    #[wasm_bindgen(unchecked_return_type = "Proposal[]")]
+    pub fn proposals(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.0.proposals())
     }
 
     /// Takes a model response and says what to do next.

@@ -19,6 +19,26 @@ export type AcceptedAck = {
 /** Why a `write_todos` call was not applied. */
 export type AckError = "invalid_arguments" | Refusal;
 
+/** What `approve` and `reject` return. */
+export type ApprovalOutcome = {
+    /** The proposal, now approved or rejected. */
+    proposal: Proposal;
+    /** Proposals of the turn still waiting. */
+    pending: number;
+    /**
+     * When this was the last one: the decision that resumes the turn (`runTools` with the
+     * approved calls to run and the rejections as tool messages to append).
+     */
+    resumed: Decision | null;
+};
+
+/** The options of `approve`. */
+export type ApproveOptions = {
+    /** Arguments to run the call with instead of the model's. */
+    editedArgs?: unknown;
+    scope?: Scope;
+};
+
 /** Something a run produced or relied on: a note, a file, a URL. */
 export type Artifact = {
     /** What kind of thing it is, such as `note`, `file` or `url` (at most 32 characters). */
@@ -27,6 +47,14 @@ export type Artifact = {
     ref: string;
     /** Why it matters (at most 240 characters). */
     summary: string;
+};
+
+/** What decided a call's class, so that "always allow" can allow exactly that again. */
+export type Basis = {
+    by: "rule";
+    index: number;
+} | {
+    by: "tool";
 };
 
 /** The start of a turn: a user message. */
@@ -38,15 +66,18 @@ export type BeginTurn = {
     /**
      * Who sent it (for plan review across sessions).
      * At most 256 characters.
-     * @default null
      */
     userId?: string;
     /**
      * Where it was sent (for plan review across sessions).
      * At most 256 characters.
-     * @default null
      */
     chatId?: string;
+    /**
+     * A plan review the host kept for this user and chat (`PlanReviewStore.take`), when
+     * this session did not ask for it itself.
+     */
+    review?: PlanReview | null;
 };
 
 /** How much a task needs. */
@@ -65,10 +96,7 @@ export type ContextCapsule = {
 export type ContextCapsuleInput = {
     /** The goal the run worked on (at most 400 characters). */
     goal: string;
-    /**
-     * The planner state at the end of the run.
-     * @default null
-     */
+    /** The planner state at the end of the run. */
     planSnapshot?: PlannerSnapshot | null;
     /**
      * What the run learned (the first 8 are kept, each at most 240 characters).
@@ -143,10 +171,22 @@ export type Decision = {
     type: "fail";
     exitReason: ExitReason;
     message: string;
+} | {
+    type: "awaitApproval";
+    proposals: Proposal[];
+    calls: ToolCall[];
+    replies: ToolMessage[];
+    stepsUsed: number;
+    stepsRemaining: number;
+} | {
+    type: "awaitPlanReview";
+    review: PlanReview;
+    message: string;
+    replies: ToolMessage[];
 };
 
 /** Why a call was refused. The codes are a contract: they never change meaning. */
-export type ErrorCode = "invalid_argument" | "invalid_options" | "host_exception" | "invalid_state" | "internal";
+export type ErrorCode = "invalid_argument" | "invalid_options" | "host_exception" | "invalid_state" | "unknown_action" | "action_already_resolved" | "action_of_another_turn" | "internal";
 
 /** The machine-readable part of a PlanloopError. */
 export type ErrorData = {
@@ -174,9 +214,28 @@ export type Event = {
     iterations: number;
 } | {
     type: "TurnPaused";
-    exitReason: ExitReason;
+    reason: PauseReason;
+    pendingCount: number;
     stepsUsed: number;
     stepsRemaining: number;
+} | {
+    type: "TurnResumed";
+    stepsRemaining: number;
+} | {
+    type: "ActionProposed";
+    actionId: string;
+    tool: string;
+    justification: string;
+} | {
+    type: "ActionResolved";
+    actionId: string;
+    status: ProposalStatus;
+    edited: boolean;
+    always: boolean;
+} | {
+    type: "PlanReviewRequested";
+} | {
+    type: "PlanFeedbackInjected";
 } | {
     type: "TurnFailed";
     exitReason: ExitReason;
@@ -313,7 +372,6 @@ export type ModelResponse = {
     /**
      * The text of the response (`null` or absent when there is none).
      * At most 1000000 characters.
-     * @default null
      */
     text?: string | null;
     /** At most 256 items. */
@@ -360,8 +418,50 @@ export type Pattern = {
     steps: number;
 };
 
+/** Why a turn paused. */
+export type PauseReason = "approval" | "plan_review" | "max_iterations" | "timeout";
+
 /** The kind of a reasoning step. */
 export type Phase = "plan" | "act" | "obs" | "reflect";
+
+/** A plan waiting for the user's word. */
+export type PlanReview = {
+    /** The `userId` and `chatId` of the turn (null when it had none). */
+    userId: string | null;
+    chatId: string | null;
+    /** The turn that produced the plan. */
+    turn: number;
+    goal: string;
+    /** The plan as the user sees it. */
+    plan: string;
+    createdAtMs: number;
+    expiresAtMs: number;
+};
+
+/** Plan review: the user sees the plan before any action runs. */
+export type PlanReviewOptions = {
+    /**
+     * A `plan` call, or the first todo list, ends the step with `awaitPlanReview`.
+     * @default false
+     */
+    enabled?: boolean;
+    /**
+     * How long a review waits for the user before it is dropped.
+     * At least 1.
+     * At most 10080.
+     * @default 60
+     */
+    ttlMinutes?: number;
+};
+
+/**
+ * Pending plan reviews by user and chat, for hosts that start a fresh session per
+ * message. Plain data: serialize it with `toJSON()` and restore it with `fromJSON()`.
+ */
+export type PlanReviewStoreData = {
+    /** At most 1000 items. */
+    reviews: PlanReview[];
+};
 
 /** The plan of the session and what the model reported about it. */
 export type PlanState = {
@@ -440,6 +540,28 @@ export type Progress = {
 /** Where the progress figures come from. */
 export type ProgressSource = "continuation" | "todos" | "plan" | "none";
 
+/** A call that waits for the user. */
+export type Proposal = {
+    /** planloop's id for the action; pass it to `approve` or `reject`. */
+    actionId: string;
+    /** The model's id for the call. */
+    callId: string;
+    tool: string;
+    /** The arguments (as edited, once approved with `editedArgs`). */
+    args: unknown;
+    /** What the call would do, in a line: `Run: <command>`, `Fetch: <url>`, … */
+    justification: string;
+    status: ProposalStatus;
+    /** The turn the proposal belongs to, and the model response within it. */
+    turn: number;
+    iteration: number;
+    /** What decided it needs approval. */
+    basis: Basis;
+};
+
+/** Where a proposal stands. */
+export type ProposalStatus = "pending" | "approved" | "rejected";
+
 /** One step of the trail. */
 export type ReasoningEvent = {
     phase: Phase;
@@ -452,6 +574,15 @@ export type ReasoningEvent = {
 
 /** Why the guard refuses the planner calls of an iteration. */
 export type Refusal = "planner_overuse_execute_next_step" | "duplicate_planner_call";
+
+/** The options of `reject`. */
+export type RejectOptions = {
+    /**
+     * Why, for the model to read.
+     * At most 4000 characters.
+     */
+    message?: string;
+};
 
 /** Nothing changed; `message` tells the model what to do instead. */
 export type RejectedAck = {
@@ -467,6 +598,9 @@ export type ReportedProgress = {
     totalSteps: number | null;
     completionPercentage: number | null;
 };
+
+/** How long a grant lasts. */
+export type Scope = "once" | "always";
 
 /** Everything a `Session` can be told. Every key is optional. */
 export type SessionConfig = {
@@ -516,6 +650,12 @@ export type SessionConfig = {
     /** The reasoning trail kept for display. */
     history?: HistoryOptions;
     stuck?: StuckOptions;
+    /**
+     * Which host tools run at once (`read`) and which wait for approval. A tool named
+     * nowhere needs approval.
+     */
+    tools?: ToolPolicy;
+    planReview?: PlanReviewOptions;
     /**
      * Tool output longer than this is cut (with a note) before it goes back to the model.
      * At least 100.
@@ -643,12 +783,12 @@ export type ToolCallInput = {
      * At most 256 characters.
      */
     name: string;
-    /**
-     * The arguments: the raw JSON text the provider returned, or an object.
-     * @default null
-     */
+    /** The arguments: the raw JSON text the provider returned, or an object. */
     args?: unknown;
 };
+
+/** What a tool call needs before it runs. */
+export type ToolClass = "read" | "approve";
 
 /** A tool definition for OpenAI (`function`), Anthropic (`input_schema`) or LangChain. */
 export type ToolDefinition = {
@@ -666,6 +806,32 @@ export type ToolMessage = {
     isError: boolean;
 };
 
+/** Which tools run at once and which wait for approval. */
+export type ToolPolicy = {
+    /**
+     * The class of a tool named nowhere below.
+     * @default "approve"
+     */
+    default?: ToolClass;
+    /**
+     * Tools that only read.
+     * At most 1024 items.
+     * @default []
+     */
+    read?: string[];
+    /**
+     * Tools that act (approval wins when a tool is in both lists).
+     * At most 1024 items.
+     * @default []
+     */
+    approve?: string[];
+    /**
+     * Rules on arguments, checked first, in order.
+     * At most 256 items.
+     */
+    rules?: ToolRule[];
+};
+
 /** The result of a tool the host ran. */
 export type ToolResult = {
     /**
@@ -674,13 +840,19 @@ export type ToolResult = {
      * At most 256 characters.
      */
     id: string;
-    /** What the tool returned: text, or any value (sent to the model as JSON). */
+    /**
+     * What the tool returned: text, or any value (sent to the model as JSON). For a
+     * command, its standard output.
+     */
     output: unknown;
+    /**
+     * A command's standard error, when it is kept apart.
+     * At most 10000000 characters.
+     */
+    stderr?: string;
     /** @default false */
     isError?: boolean;
-    /** @default null */
     durationMs?: number;
-    /** @default null */
     exitCode?: number;
 };
 
@@ -691,6 +863,31 @@ export type ToolResultsOutcome = {
     /** Every call of the last `runTools` has its result: call the model now. */
     complete: boolean;
     next: NextCall;
+};
+
+/** A rule on a tool's arguments. The first rule that matches decides. */
+export type ToolRule = {
+    /**
+     * The tool the rule is about.
+     * At least 1 character.
+     * At most 256 characters.
+     */
+    tool: string;
+    /**
+     * The argument to look at, such as `command`. Without it, the rule matches every
+     * call of the tool.
+     * At least 1 character.
+     * At most 256 characters.
+     */
+    argument?: string;
+    /**
+     * The argument matches when it is one of these or starts with one followed by a
+     * space (`git status` matches `git status -s`, not `git statusx`).
+     * At most 256 items.
+     * @default []
+     */
+    prefixes?: string[];
+    class: ToolClass;
 };
 
 /** What `beginTurn` returns. */

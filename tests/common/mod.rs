@@ -180,7 +180,7 @@ fn tool_definitions_carry_the_schema_and_the_rules() {
 #[wasm_bindgen_test]
 fn a_session_refuses_an_early_stop_and_finishes_the_plan() {
     use planloop::wasm::session::Session;
-    let mut session = Session::new(JsValue::UNDEFINED).unwrap();
+    let mut session = Session::new(js("{tools: {read: ['grep']}}")).unwrap();
     session.begin_turn(js("{message: 'Fix the bug', nowMs: 0}")).unwrap();
     let todos = r#"{todos: [{id: 'find', content: 'Find it', status: 'in_progress'}, {id: 'fix', content: 'Fix it', status: 'pending'}]}"#;
     let first = session
@@ -203,4 +203,48 @@ fn a_session_refuses_an_early_stop_and_finishes_the_plan() {
     assert_eq!(json(&last), r#"{"type":"finalize","answer":"Fixed.","exitReason":"final_answer"}"#);
     let wrong = session.handle_tool_results(js("[]"), 6.0.into()).unwrap_err();
     assert_eq!(error_code(wrong), "invalid_state");
+}
+
+#[wasm_bindgen_test]
+fn a_write_action_waits_for_approval_and_a_rejection_reaches_the_model() {
+    use planloop::wasm::session::Session;
+    let mut session = Session::new(JsValue::UNDEFINED).unwrap();
+    session.begin_turn(js("{message: 'Deploy', nowMs: 0}")).unwrap();
+    let calls = "{toolCalls: [{id: 'd', name: 'deploy', args: {env: 'prod'}}, {id: 'm', name: 'send_mail', args: {to: 'ops'}}]}";
+    let paused = session.handle_model_response(js(calls), 1.0.into()).unwrap();
+    assert_eq!(get(&paused, "type").as_string().unwrap(), "awaitApproval");
+    assert_eq!(json(&get(&paused, "calls")), "[]", "an unnamed tool fails closed");
+    let (deploy, mail) = (get(&paused, "proposals.0.actionId"), get(&paused, "proposals.1.actionId"));
+    let early = session.handle_tool_results(js("[{id: 'd', output: 'deployed'}]"), 2.0.into()).unwrap_err();
+    assert_eq!(error_code(early), "invalid_state");
+    let first = session.approve(deploy.clone(), js("{scope: 'once'}"), 3.0.into()).unwrap();
+    assert_eq!(get(&first, "resumed"), JsValue::NULL);
+    assert_eq!(
+        error_code(session.approve(deploy, JsValue::UNDEFINED, 4.0.into()).unwrap_err()),
+        "action_already_resolved"
+    );
+    let last = session.reject(mail, js("{message: 'no mail on Fridays'}"), 5.0.into()).unwrap();
+    assert_eq!(json(&get(&last, "resumed.calls")), r#"[{"id":"d","name":"deploy","args":{"env":"prod"}}]"#);
+    assert_eq!(
+        get(&last, "resumed.replies.0.content").as_string().unwrap(),
+        "[tool_result:send_mail] The user rejected this action: no mail on Fridays"
+    );
+    let wrong = session.approve("act-1-9".into(), JsValue::UNDEFINED, 6.0.into()).unwrap_err();
+    assert_eq!(error_code(wrong), "unknown_action");
+}
+
+#[wasm_bindgen_test]
+fn a_plan_review_store_round_trips_through_json_and_expires() {
+    use planloop::wasm::review::PlanReviewStore;
+    let review = "{userId: 'u', chatId: 'c', turn: 1, goal: 'g', plan: '1. a', createdAtMs: 0, expiresAtMs: 100}";
+    let mut store = PlanReviewStore::new();
+    store.put(js(review)).unwrap();
+    let saved = JSON::parse(&json(&store.to_json().unwrap())).unwrap();
+    let mut restored = PlanReviewStore::from_json(saved).unwrap();
+    assert_eq!(restored.size(), 1);
+    assert_eq!(restored.take("u".into(), "c".into(), 200.0.into()).unwrap(), JsValue::NULL, "expired");
+    assert_eq!(restored.size(), 0);
+    let taken = store.take("u".into(), "c".into(), 50.0.into()).unwrap();
+    assert_eq!(get(&taken, "plan").as_string().unwrap(), "1. a");
+    assert_eq!(error_code(store.put(js("{userId: 'u'}")).unwrap_err()), "invalid_argument");
 }

@@ -6,7 +6,7 @@ import { test } from "node:test";
 
 import { planloop } from "./support/pkg.mjs";
 
-const { PlannerState, ReasoningLog, Session } = planloop;
+const { PlannerState, PlanReviewStore, ReasoningLog, Session } = planloop;
 
 const deepText = "[".repeat(10_000) + "]".repeat(10_000);
 const deepObject = JSON.parse('{"a":'.repeat(10_000) + "1" + "}".repeat(10_000));
@@ -33,6 +33,7 @@ const hostile = {
 };
 
 const VALID = '{"todos":[{"id":"a","content":"Read the note","status":"in_progress"}]}';
+const REVIEW = { userId: "u", chatId: "c", turn: 1, goal: "g", plan: "1. a", createdAtMs: 0, expiresAtMs: 60_000 };
 const snapshot = () => { const p = new PlannerState(); p.applyWriteTodos(VALID, 1); return p.snapshot(); };
 
 // Each export with valid arguments; `args[i]` is replaced by each hostile value in turn.
@@ -58,7 +59,14 @@ const calls = [
   ["Session.beginTurn", [{ message: "hi", nowMs: 1 }], (a) => new Session().beginTurn(...a)],
   ["Session.handleModelResponse", [{ text: "hi", toolCalls: [{ id: "1", name: "write_todos", args: VALID }] }, 2], (a) => started().handleModelResponse(...a)],
   ["Session.handleToolResults", [[{ id: "c", output: "ok" }], 3], (a) => awaiting().handleToolResults(...a)],
+  ["Session.approve", ["act-1-1", { scope: "always" }, 3], (a) => proposing().approve(...a)],
+  ["Session.reject", ["act-1-1", { message: "no" }, 3], (a) => proposing().reject(...a)],
+  ["Session.proposals", [], (a) => proposing().proposals(...a)],
   ["Session.drainEvents", [], (a) => started().drainEvents(...a)],
+  ["new PlanReviewStore / size / toJSON", [], (a) => { const s = new PlanReviewStore(...a); return [s.size, s.toJSON(...a)]; }],
+  ["PlanReviewStore.fromJSON", [{ reviews: [REVIEW] }], (a) => PlanReviewStore.fromJSON(...a)],
+  ["PlanReviewStore.put", [REVIEW], (a) => new PlanReviewStore().put(...a)],
+  ["PlanReviewStore.take", ["u", "c", 5], (a) => PlanReviewStore.fromJSON({ reviews: [REVIEW] }).take(...a)],
   ["Session.todos / plan / progress / capsule / steps / reasoning / toolDefinitions", [], (a) => {
     const s = started();
     return [s.todos(...a), s.plan(...a), s.progress(...a), s.capsule(...a), s.steps(...a), s.reasoning(...a), s.toolDefinitions(...a)];
@@ -66,8 +74,16 @@ const calls = [
 ];
 
 function started() {
+  const session = new Session({ tools: { default: "read" } });
+  session.beginTurn({ message: "go", nowMs: 1 });
+  return session;
+}
+
+/** A session whose turn waits on one proposal, `act-1-1`. */
+function proposing() {
   const session = new Session();
   session.beginTurn({ message: "go", nowMs: 1 });
+  session.handleModelResponse({ toolCalls: [{ id: "c", name: "deploy", args: { env: "prod" } }] }, 2);
   return session;
 }
 
@@ -77,7 +93,10 @@ function awaiting() {
   return session;
 }
 
-const ERROR_CODES = new Set(["invalid_argument", "invalid_options", "host_exception", "invalid_state", "internal"]);
+const ERROR_CODES = new Set([
+  "invalid_argument", "invalid_options", "host_exception", "invalid_state",
+  "unknown_action", "action_already_resolved", "action_of_another_turn", "internal",
+]);
 
 function stillWorks() {
   const planner = new PlannerState();

@@ -26,6 +26,7 @@ test("every runtime export is declared, and every declared value exists", () => 
   const runtime = Object.keys(planloop).filter((k) => !k.startsWith("__")).sort();
   assert.deepEqual(runtime, declared);
   assert.deepEqual(declared, [
+    "PlanReviewStore",
     "PlannerState",
     "ReasoningLog",
     "Session",

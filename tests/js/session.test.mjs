@@ -5,7 +5,10 @@ import { test } from "node:test";
 
 import { planloop } from "./support/pkg.mjs";
 
-const { Session } = planloop;
+const { PlanReviewStore, Session } = planloop;
+
+/** Every host tool runs inline: for tests about the loop, not about approvals. */
+const trusting = { tools: { default: "read" } };
 
 /** Plays `script` (one model response per entry) through a session; returns every decision. */
 function play(session, script, { tool = (call) => `${call.name} ok` } = {}) {
@@ -27,7 +30,7 @@ function play(session, script, { tool = (call) => `${call.name} ok` } = {}) {
 const plan = JSON.stringify({ overall_goal_ui: "Summarize Q3", internal_plan: "1. find\n2. read\n3. write", complexity: "complex" });
 
 test("a three-step plan is carried to completion through a refused early stop", () => {
-  const session = new Session();
+  const session = new Session(trusting);
   const decisions = play(session, [
     { text: "Planning.", toolCalls: [{ id: "p", name: "plan", args: plan }] },
     { text: null, toolCalls: [{ id: "1", name: "search", args: { query: "Q3" } }] },
@@ -53,7 +56,7 @@ test("a three-step plan is carried to completion through a refused early stop", 
 });
 
 test("runTools carries planloop's replies, the next call and the budget line", () => {
-  const session = new Session({ maxIterations: 3 });
+  const session = new Session({ ...trusting, maxIterations: 3 });
   session.beginTurn({ message: "Go", nowMs: 0 });
   const todos = { todos: [{ id: "a", content: "Do a", status: "in_progress" }] };
   const decision = session.handleModelResponse({ text: null, toolCalls: [{ id: "t", name: "write_todos", args: todos }, { id: "s", name: "search", args: {} }] }, 1);
@@ -79,7 +82,7 @@ test("the session's tool definitions follow its configuration", () => {
 });
 
 test("calls out of order and bad input are PlanloopErrors that change nothing", () => {
-  const session = new Session();
+  const session = new Session(trusting);
   assert.throws(() => session.handleModelResponse({ text: "hi" }, 1), { name: "PlanloopError", code: "invalid_state" });
   assert.throws(() => session.beginTurn({ message: "x" }), (e) => e.code === "invalid_argument" && e.data.issues[0].path[0] === "nowMs");
   assert.throws(() => new Session({ maxIteration: 3 }), (e) => e.code === "invalid_options" && e.data.issues[0].keys[0] === "maxIteration");
@@ -94,7 +97,7 @@ test("calls out of order and bad input are PlanloopErrors that change nothing", 
 });
 
 test("Chinese prompts and a time limit that pauses the turn with a summary", () => {
-  const session = new Session({ language: "zh", timeoutMs: 5_000 });
+  const session = new Session({ ...trusting, language: "zh", timeoutMs: 5_000 });
   session.beginTurn({ message: "整理笔记", nowMs: 0 });
   session.handleModelResponse({ toolCalls: [{ id: "p", name: "plan", args: plan }] }, 100);
   const nudge = session.handleModelResponse({ text: "完成了第一步。" }, 200);
@@ -103,4 +106,110 @@ test("Chinese prompts and a time limit that pauses the turn with a summary", () 
   assert.equal(late.type, "pause");
   assert.equal(late.exitReason, "timeout");
   assert.match(late.summary, /^已在时间上限处暂停/);
+});
+
+const gated = {
+  tools: {
+    read: ["search"],
+    rules: [{ tool: "run_bash", argument: "command", prefixes: ["ls", "git status"], class: "read" }],
+  },
+};
+
+test("write actions wait for approval while reads run, and the turn resumes when the last is resolved", () => {
+  const session = new Session(gated);
+  session.beginTurn({ message: "Tidy the repo", nowMs: 0 });
+  const calls = [
+    { id: "s", name: "search", args: { query: "tmp" } },
+    { id: "l", name: "run_bash", args: { command: "ls -la" } },
+    { id: "w", name: "write_file", args: { path: "notes.md", content: "x" } },
+    { id: "r", name: "run_bash", args: '{"command":"rm -rf tmp"}' },
+  ];
+  const paused = session.handleModelResponse({ text: "Cleaning up.", toolCalls: calls }, 10);
+  assert.equal(paused.type, "awaitApproval");
+  assert.deepEqual(paused.calls.map((c) => c.id), ["s", "l"], "reads run while the user decides");
+  assert.deepEqual([paused.stepsUsed, paused.stepsRemaining], [1, 19]);
+  const [write, remove] = paused.proposals;
+  assert.deepEqual(write, {
+    actionId: write.actionId, callId: "w", tool: "write_file", args: { path: "notes.md", content: "x" },
+    justification: "write_file: notes.md", status: "pending", turn: 1, iteration: 1, basis: write.basis,
+  });
+  assert.equal(remove.justification, "Run: rm -rf tmp");
+  assert.deepEqual(session.proposals(), paused.proposals);
+  assert.equal(session.handleToolResults([{ id: "s", output: "2 hits" }, { id: "l", output: "a b" }], 20).complete, false);
+  assert.throws(() => session.handleModelResponse({ text: "done" }, 30), { code: "invalid_state" });
+
+  const first = session.approve(write.actionId, { editedArgs: { path: "notes.md", content: "y" }, scope: "always" }, 40);
+  assert.deepEqual([first.proposal.status, first.pending, first.resumed], ["approved", 1, null]);
+  const last = session.reject(remove.actionId, { message: "Keep tmp, I need it." }, 50);
+  assert.equal(last.proposal.status, "rejected");
+  assert.equal(last.resumed.type, "runTools");
+  assert.deepEqual(last.resumed.calls, [{ id: "w", name: "write_file", args: { path: "notes.md", content: "y" } }]);
+  assert.deepEqual(last.resumed.replies, [{
+    toolCallId: "r", name: "run_bash", isError: true,
+    content: "[tool_result:run_bash] The user rejected this action: Keep tmp, I need it.",
+  }]);
+  const ran = session.handleToolResults([{ id: "w", output: "written", stderr: "warn: CRLF", exitCode: 0, durationMs: 1234 }], 60);
+  assert.equal(ran.messages[0].content, "[tool_result:write_file] written\nwarn: CRLF\nexit: 0 (1.2s)");
+  // "always" covers the tool for the rest of the session; other writes still ask.
+  const next = session.handleModelResponse({ toolCalls: [{ id: "w2", name: "write_file", args: {} }, { id: "m", name: "send_mail", args: {} }] }, 70);
+  assert.deepEqual([next.type, next.calls[0]?.id, next.proposals.map((p) => p.tool)], ["awaitApproval", "w2", ["send_mail"]]);
+  const events = session.drainEvents().map((e) => e.type);
+  for (const type of ["TurnStarted", "ActionProposed", "TurnPaused", "ActionResolved", "TurnResumed"]) assert.ok(events.includes(type), type);
+});
+
+test("resolving twice, an unknown id or another turn's action is a coded error that changes nothing", () => {
+  const session = new Session(gated);
+  session.beginTurn({ message: "Deploy", nowMs: 0 });
+  const { proposals } = session.handleModelResponse({ toolCalls: [{ id: "a", name: "deploy", args: {} }, { id: "b", name: "deploy", args: {} }] }, 1);
+  const [a, b] = proposals.map((p) => p.actionId);
+  session.approve(a, undefined, 2);
+  assert.throws(() => session.approve(a, {}, 3), (e) => e.name === "PlanloopError" && e.code === "action_already_resolved" && e.data.argument === "actionId" && e.data.detail === a);
+  assert.throws(() => session.reject(a, {}, 3), { code: "action_already_resolved" });
+  assert.throws(() => session.approve("act-7-7", {}, 3), { code: "unknown_action" });
+  assert.throws(() => session.approve(b, { scope: "forever" }, 3), (e) => e.code === "invalid_options" && e.data.argument === "options");
+  assert.throws(() => session.reject(b, { message: 42 }, 3), { code: "invalid_options" });
+  assert.throws(() => session.approve(42, {}, 3), { code: "invalid_argument" });
+  assert.deepEqual(session.proposals().map((p) => p.status), ["approved", "pending"], "nothing changed");
+  session.beginTurn({ message: "Never mind", nowMs: 4 });
+  assert.throws(() => session.approve(b, {}, 5), { code: "action_of_another_turn" });
+  assert.deepEqual(session.proposals(), []);
+});
+
+test("plan review pauses after the plan; a PlanReviewStore carries it to a fresh session as JSON", () => {
+  const config = { ...gated, planReview: { enabled: true } };
+  const first = new Session(config);
+  first.beginTurn({ message: "Summarize Q3", nowMs: 0, userId: "u1", chatId: "c1" });
+  const decision = first.handleModelResponse({ toolCalls: [{ id: "p", name: "plan", args: plan }, { id: "s", name: "search", args: {} }] }, 10);
+  assert.equal(decision.type, "awaitPlanReview");
+  assert.equal(decision.message, "Plan review\n\nGoal: Summarize Q3\n\n1. find\n2. read\n3. write\n\nReply OK to go ahead, or reply with your changes.");
+  assert.deepEqual(decision.replies.map((r) => [r.toolCallId, r.isError]), [["p", false], ["s", true]], "no action ran");
+  assert.deepEqual([decision.review.userId, decision.review.chatId, decision.review.expiresAtMs], ["u1", "c1", 3_600_010]);
+
+  const store = new PlanReviewStore();
+  store.put(decision.review);
+  const saved = JSON.stringify(store);
+  const restored = PlanReviewStore.fromJSON(JSON.parse(saved));
+  assert.equal(restored.size, 1);
+  assert.equal(restored.take("u1", "other chat", 20), null);
+  const review = restored.take("u1", "c1", 20);
+  assert.equal(restored.size, 0, "taken once");
+  const fresh = new Session(config);
+  const { message } = fresh.beginTurn({ message: "Skip step 2.", nowMs: 20, userId: "u1", chatId: "c1", review });
+  assert.match(message, /^<plan_feedback>\nplan:\n1\. find\n2\. read\n3\. write\n\nuser_feedback:\nSkip step 2\.\n/);
+  assert.ok(message.endsWith("</plan_feedback>\n\nSkip step 2."));
+  assert.equal(fresh.beginTurn({ message: "Thanks", nowMs: 30, userId: "u1", chatId: "c1" }).message, "Thanks", "injected once");
+
+  // Expired reviews are dropped; malformed store data is refused.
+  store.put({ ...decision.review, userId: null, chatId: null });
+  assert.equal(store.take(null, null, 3_600_011), null);
+  assert.equal(store.size, 0);
+  assert.throws(() => PlanReviewStore.fromJSON({ reviews: [{ userId: "u" }] }), (e) => e.code === "invalid_argument" && e.data.argument === "data");
+  assert.throws(() => store.put({ ...decision.review, turn: -1 }), { code: "invalid_argument" });
+});
+
+test("plan review speaks Chinese when the session does", () => {
+  const session = new Session({ ...gated, language: "zh", planReview: { enabled: true } });
+  session.beginTurn({ message: "整理笔记", nowMs: 0 });
+  const decision = session.handleModelResponse({ toolCalls: [{ id: "p", name: "plan", args: plan }] }, 1);
+  assert.match(decision.message, /^计划确认\n\n目标: Summarize Q3\n\n1\. find[^]*请回复 \*\*OK\*\* 继续/);
 });

@@ -29,7 +29,7 @@ impl Drive {
 
     pub fn begin(&mut self, message: &str) {
         let now = self.tick(1000.0);
-        let input = BeginTurn { message: message.to_owned(), now_ms: now, user_id: None, chat_id: None };
+        let input = BeginTurn { message: message.to_owned(), now_ms: now, user_id: None, chat_id: None, review: None };
         self.session.begin_turn(input).expect("beginTurn");
         self.collect();
     }
@@ -86,6 +86,7 @@ pub fn ok(id: &str, output: &str) -> ToolResult {
     ToolResult {
         id: id.to_owned(),
         output: Value::String(output.to_owned().into()),
+        stderr: None,
         is_error: false,
         duration_ms: None,
         exit_code: None,

@@ -4,6 +4,7 @@ import {
   contextCapsule,
   extractReflection,
   PlannerState,
+  PlanReviewStore,
   ReasoningLog,
   Session,
   toolDefinitions,
@@ -18,6 +19,8 @@ import {
   type PlannerAck,
   type PlanloopError,
   type PlannerSnapshot,
+  type PlanReview,
+  type Proposal,
   type ReasoningEvent,
   type Todo,
   type ToolDefinition,
@@ -101,7 +104,14 @@ const tools: ToolDefinition[] = toolDefinitions();
 const parameters: { [key: string]: unknown } = writeTodosJsonSchema();
 
 // Session: decisions narrow on `type`, events on `type`.
-const session = new Session({ maxIterations: 10, language: "en", todoDialects: ["write_todos", "TodoWrite"], continuationProtocol: { enabled: true } });
+const session = new Session({
+  maxIterations: 10,
+  language: "en",
+  todoDialects: ["write_todos", "TodoWrite"],
+  continuationProtocol: { enabled: true },
+  tools: { default: "approve", read: ["search"], rules: [{ tool: "run_bash", argument: "command", prefixes: ["ls"], class: "read" }] },
+  planReview: { enabled: true, ttlMinutes: 30 },
+});
 const turn = session.beginTurn({ message: "Summarize", nowMs: now, userId: "u1" });
 const budget: string = turn.next.budgetLine;
 const response: ModelResponse = { text: null, toolCalls: [{ id: "1", name: "search", args: { query: "q" } }] };
@@ -126,7 +136,42 @@ switch (decision.type) {
   case "fail":
     void decision.message;
     break;
+  case "awaitApproval": {
+    const waiting: Proposal[] = decision.proposals;
+    const first = waiting[0];
+    if (first) {
+      const status: "pending" | "approved" | "rejected" = first.status;
+      const line: string = first.justification;
+      const outcome = session.approve(first.actionId, { editedArgs: { query: "q4" }, scope: "always" }, now);
+      const pending: number = outcome.pending;
+      if (outcome.resumed?.type === "runTools") void outcome.resumed.calls;
+      session.reject(first.actionId, { message: "not now" }, now);
+      session.approve(first.actionId, undefined, now);
+      // @ts-expect-error: scope is "once" or "always".
+      session.approve(first.actionId, { scope: "forever" }, now);
+      void [status, line, pending];
+    }
+    void [decision.calls, decision.replies, decision.stepsUsed, decision.stepsRemaining];
+    break;
+  }
+  case "awaitPlanReview": {
+    const review: PlanReview = decision.review;
+    const who: [string | null, string | null] = [review.userId, review.chatId];
+    const store = PlanReviewStore.fromJSON(new PlanReviewStore().toJSON());
+    store.put(review);
+    const taken: PlanReview | null = store.take(review.userId, review.chatId, now);
+    const size: number = store.size;
+    session.beginTurn({ message: "OK", nowMs: now, userId: "u1", chatId: "c1", review: taken });
+    void [who, size, decision.message, decision.replies];
+    break;
+  }
+  default: {
+    const exhaustive: never = decision;
+    void exhaustive;
+  }
 }
+const open: Proposal[] = session.proposals();
+void open;
 const events: Event[] = session.drainEvents();
 for (const event of events) {
   if (event.type === "PlanContinuation") void [event.attempt, event.turn, event.atMs];
@@ -140,6 +185,8 @@ if (planNow) void [planNow.version, planNow.complexity, planNow.completed];
 void [budget, sessionTodos, progressNow, sessionCapsule, sessionTools, session.steps(), session.reasoning()];
 // @ts-expect-error: onLimit is "pause" or "fail".
 new Session({ onLimit: "stop" });
+// @ts-expect-error: a tool class is "read" or "approve".
+new Session({ tools: { default: "write" } });
 
 // Errors: a PlanloopError carries a typed code and data.
 try {
