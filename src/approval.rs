@@ -28,7 +28,7 @@ pub enum ToolClass {
 }
 
 /// A rule on a tool's arguments. The first rule that matches decides.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(deny_unknown_fields)]
 pub struct ToolRule {
@@ -37,7 +37,7 @@ pub struct ToolRule {
     pub tool: String,
     /// The argument to look at, such as `command`. Without it, the rule matches every
     /// call of the tool.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String", length(min = 1, max = 256))]
     pub argument: Option<String>,
     /// The argument matches when it is one of these or starts with one followed by a
@@ -49,7 +49,7 @@ pub struct ToolRule {
 }
 
 /// Which tools run at once and which wait for approval.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(deny_unknown_fields)]
 pub struct ToolPolicy {

@@ -2,13 +2,13 @@
 //! default taken from the seeds. A misspelt key is an error, not a silent default.
 
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::approval::ToolPolicy;
 use crate::reasoning::HistoryOptions;
 
 /// The language of the prompts planloop injects (continuation nudges, reminders).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Language {
     En,
@@ -16,7 +16,7 @@ pub enum Language {
 }
 
 /// What ends a turn that hits `maxIterations` or `timeoutMs`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum OnLimit {
     /// A `pause` decision: the plan is kept, paused, with a progress summary.
@@ -26,7 +26,7 @@ pub enum OnLimit {
 }
 
 /// The todo tools planloop answers itself. Each updates the same planner state.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub enum TodoDialect {
     /// planloop's own tool (seed 004).
     #[serde(rename = "write_todos")]
@@ -71,7 +71,7 @@ impl TodoDialect {
 
 /// Seed 003's continuation protocol: the model ends each reply with a `continuation`
 /// object saying CONTINUE or TERMINATE.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(deny_unknown_fields)]
 pub struct ContinuationProtocol {
@@ -92,7 +92,7 @@ impl Default for ContinuationProtocol {
 
 /// When a model is going in circles. Each pattern, once seen, is named in a `Stuck`
 /// event and a nudge; after `maxNudges` nudges the turn ends with `exitReason: "stuck"`.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(deny_unknown_fields)]
 pub struct StuckOptions {
@@ -131,7 +131,7 @@ impl Default for StuckOptions {
 }
 
 /// Plan review: the user sees the plan before any action runs.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(deny_unknown_fields)]
 pub struct PlanReviewOptions {
@@ -151,7 +151,7 @@ impl Default for PlanReviewOptions {
 }
 
 /// Everything a `Session` can be told. Every key is optional.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(deny_unknown_fields)]
 pub struct SessionConfig {

@@ -8,7 +8,7 @@
 //! when nothing matches, the reply terminates.
 
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::json;
 use crate::value::Value;
@@ -34,11 +34,14 @@ pub enum Source {
 }
 
 /// Progress the model reported in its `continuation` object.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ReportedProgress {
+    #[schemars(required, transform = crate::schema::nullable)]
     pub current_step: Option<u32>,
+    #[schemars(required, transform = crate::schema::nullable)]
     pub total_steps: Option<u32>,
+    #[schemars(required, transform = crate::schema::nullable)]
     pub completion_percentage: Option<f64>,
 }
 

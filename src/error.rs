@@ -28,6 +28,11 @@ pub enum ErrorCode {
     ActionAlreadyResolved,
     /// `approve`/`reject` named an action of a turn that is over.
     ActionOfAnotherTurn,
+    /// `Session.restore` refused a snapshot: not a planloop session snapshot, another
+    /// major version (or a newer minor one), a checksum that does not match (changed or
+    /// cut short), a wrong shape (`data.issues`), or state that breaks an invariant.
+    /// `data.detail` says which; nothing was restored.
+    InvalidSnapshot,
     /// planloop broke one of its own invariants. Please report it.
     Internal,
 }
@@ -85,6 +90,19 @@ impl Error {
             code: ErrorCode::HostException,
             message: format!("Reading a value from the host threw: {detail}"),
             data: ErrorData { detail: Some(detail), ..ErrorData::default() },
+        }
+    }
+
+    /// A snapshot `Session.restore` will not use; `why` says what is wrong with it.
+    pub fn invalid_snapshot(why: &str, issues: Option<Vec<Issue>>) -> Error {
+        let message = match &issues {
+            Some(issues) => format!("Cannot restore the session: {why}: {}", one_line(issues)),
+            None => format!("Cannot restore the session: {why}"),
+        };
+        Error {
+            code: ErrorCode::InvalidSnapshot,
+            message,
+            data: ErrorData { argument: Some("snapshot".into()), issues, detail: Some(why.to_owned()) },
         }
     }
 

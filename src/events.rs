@@ -9,6 +9,7 @@ use crate::continuation::{Source, Status};
 use crate::exchange::ExitReason;
 use crate::guard::Refusal;
 use crate::plan::Complexity;
+use crate::steps::CompletedBy;
 use crate::stuck::Pattern;
 
 /// Events kept between two drains.
@@ -92,4 +93,16 @@ pub enum EventKind {
     /// A limit was reached.
     #[serde(rename_all = "camelCase")]
     LimitReached { exit_reason: ExitReason, elapsed_ms: f64 },
+    /// A response acted or declared steps with no plan running: a plan is tracked from now.
+    #[serde(rename_all = "camelCase")]
+    StepPlanCreated { plan_id: String },
+    /// A `[Step]` became the current step.
+    #[serde(rename_all = "camelCase")]
+    StepStarted { step_id: String, description: String },
+    /// The current step was completed, and how that was told.
+    #[serde(rename_all = "camelCase")]
+    StepCompleted { step_id: String, by: CompletedBy, result: Option<String> },
+    /// "continue" resumed a paused plan from its current step.
+    #[serde(rename_all = "camelCase")]
+    PlanResumed { plan_id: String, step_index: u32 },
 }

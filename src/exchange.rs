@@ -101,7 +101,7 @@ pub struct ToolCall {
 }
 
 /// A message to append to the conversation as a tool's result.
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolMessage {
     pub tool_call_id: String,
@@ -238,6 +238,8 @@ pub enum ProgressSource {
     Todos,
     /// Steps reported with `plan_progress`.
     Plan,
+    /// `[Step]` lines of the model's text.
+    Steps,
     /// Nothing planned yet.
     None,
 }

@@ -9,10 +9,10 @@
 //! refused both times, since the replies would contradict each other.
 
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Why the guard refuses the planner calls of an iteration.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Refusal {
     /// Too many planner-only iterations in a row: act on the plan now.
@@ -35,7 +35,8 @@ pub struct IterationVerdict {
     pub refusal: Option<Refusal>,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct OveruseGuard {
     max_planner_only_streak: u32,
     planner_tools: Vec<String>,
@@ -47,6 +48,11 @@ pub struct OveruseGuard {
 impl OveruseGuard {
     pub fn new(max_planner_only_streak: u32, planner_tools: Vec<String>) -> Self {
         OveruseGuard { max_planner_only_streak, planner_tools, iteration: 0, streak: 0, current: None }
+    }
+
+    /// Whether `other` has the same limit and planner tools (its counts may differ).
+    pub fn same_settings(&self, other: &OveruseGuard) -> bool {
+        self.max_planner_only_streak == other.max_planner_only_streak && self.planner_tools == other.planner_tools
     }
 
     pub fn is_planner_tool(&self, name: &str) -> bool {

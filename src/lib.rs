@@ -37,6 +37,10 @@
 //!    (the last iteration of the turn), and `next.budget_line` can go in the system prompt.
 //! 4. `drain_events()` whenever convenient; `todos()`, `progress()`, `steps()` and
 //!    `capsule()` at any time.
+//! 5. `snapshot()` at any time (after draining events) to save the session as one JSON
+//!    document; `Session::restore` (or `restore_json`) rebuilds it, or refuses it with
+//!    `invalid_snapshot`. When a turn paused at a limit, a user message asking to
+//!    "continue" resumes the plan: `begin_turn` puts a progress summary before it.
 //!
 //! A call out of this order is refused with `invalid_state` and changes nothing.
 //!
@@ -95,9 +99,11 @@ pub mod dialects;
 pub mod error;
 pub mod events;
 pub mod exchange;
+pub mod fingerprint;
 mod from_value;
 pub mod guard;
 pub mod input;
+pub mod intent;
 pub mod issue;
 mod js_number;
 pub mod json;
@@ -112,6 +118,8 @@ pub mod reflection;
 pub mod review;
 pub mod schema;
 pub mod session;
+pub mod snapshot;
+pub mod steps;
 pub mod stuck;
 pub mod text;
 mod to_value;

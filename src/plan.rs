@@ -85,7 +85,9 @@ const STEPS_KEPT: usize = 50;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct StepRecord {
+    #[schemars(required, transform = crate::schema::nullable)]
     pub step_id: Option<String>,
+    #[schemars(required, transform = crate::schema::nullable)]
     pub summary: Option<String>,
 }
 
@@ -102,6 +104,7 @@ pub struct PlanState {
     pub completed: bool,
     /// The steps reported done, oldest first (the last 50).
     pub steps_done: Vec<StepRecord>,
+    #[schemars(required, transform = crate::schema::nullable)]
     pub next_step: Option<String>,
 }
 

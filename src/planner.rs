@@ -114,7 +114,9 @@ pub struct RejectedAck {
 }
 
 /// The todo list and the overuse guard of one agent run.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[schemars(rename = "PlannerStateData")]
 pub struct PlannerState {
     state: PlannerSnapshot,
     guard: OveruseGuard,
@@ -127,6 +129,11 @@ impl PlannerState {
             state: PlannerSnapshot { revision: 0, todos: Vec::new(), focus: None, note: None, updated_at: None },
             guard: OveruseGuard::new(options.max_planner_only_streak, tools),
         }
+    }
+
+    /// Whether `other` was made with the same options (its todos may differ).
+    pub fn same_settings(&self, other: &PlannerState) -> bool {
+        self.guard.same_settings(&other.guard)
     }
 
     /// Starts an iteration: the names of every tool the model called in it.

@@ -7,6 +7,8 @@ const CONTINUATION_EN: &str = include_str!("prompts/continuation.en.md");
 const CONTINUATION_ZH: &str = include_str!("prompts/continuation.zh.md");
 const REMINDER_EN: &str = include_str!("prompts/reminder.en.md");
 const REMINDER_ZH: &str = include_str!("prompts/reminder.zh.md");
+const RESUME_EN: &str = include_str!("prompts/resume.en.md");
+const RESUME_ZH: &str = include_str!("prompts/resume.zh.md");
 
 /// Replaces each `{{{key}}}` in `template` with its value; unknown keys stay as they are.
 pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
@@ -41,6 +43,8 @@ pub enum FinishBy {
     PlanProgress,
     /// Marking every todo completed with the named todo tool.
     Todos(&'static str),
+    /// Saying `[Done]` as each `[Step]` is finished.
+    Steps,
 }
 
 /// Seed 000's continuation message for a text-only reply while the plan is unfinished.
@@ -57,6 +61,10 @@ pub fn continuation(language: Language, plan: &str, goal: &str, finish: FinishBy
             format!("If every step is done, call {tool} with every item marked completed.")
         }
         (Language::Zh, FinishBy::Todos(tool)) => format!("如果所有步骤已完成，调用 {tool} 把每一项标记为 completed。"),
+        (Language::En, FinishBy::Steps) => {
+            "Say \"[Done]\" as you finish each step; when every step is done, give your final answer.".to_owned()
+        }
+        (Language::Zh, FinishBy::Steps) => "每完成一个步骤就说 \"[完成]\"；所有步骤完成后再给出最终答案。".to_owned(),
     };
     let template = match language {
         Language::En => CONTINUATION_EN,
@@ -72,6 +80,20 @@ pub fn reminder(language: Language, goal: &str, plan: &str) -> String {
         Language::Zh => REMINDER_ZH,
     };
     fill(template, &[("goal", goal), ("plan", plan)]).trim_end().to_owned()
+}
+
+/// The block put before "continue" when it resumes a paused plan (seed 001).
+pub fn resume(language: Language, goal: &str, plan: &str, done: &str, next: Option<&str>) -> String {
+    let template = match language {
+        Language::En => RESUME_EN,
+        Language::Zh => RESUME_ZH,
+    };
+    let none = match language {
+        Language::En => "(see the plan)",
+        Language::Zh => "（见计划）",
+    };
+    let values = [("goal", goal), ("plan", plan), ("done", done), ("next", next.unwrap_or(none))];
+    fill(template, &values).trim_end().to_owned()
 }
 
 /// "Tool rounds remaining: X of Y", and what to do when none are left.
@@ -145,6 +167,29 @@ pub fn paused(language: Language, limit: &str, done: &str, next: Option<&str>) -
             format!("已在{limit}处暂停。已完成: {done}。下一步: {next}。回复“继续”即可恢复。")
         }
         (Language::Zh, None) => format!("已在{limit}处暂停。已完成: {done}。回复“继续”即可恢复。"),
+    }
+}
+
+/// "2/5 steps", for progress summaries.
+pub fn steps_done(language: Language, done: usize, total: usize) -> String {
+    match language {
+        Language::En => format!("{done}/{total} steps"),
+        Language::Zh => format!("{done}/{total} 个步骤"),
+    }
+}
+
+/// "3 recorded steps": steps reported with `plan_progress`.
+pub fn recorded_steps(language: Language, count: usize) -> String {
+    match language {
+        Language::En => format!("{count} recorded steps"),
+        Language::Zh => format!("已记录 {count} 个步骤"),
+    }
+}
+
+pub fn no_steps(language: Language) -> &'static str {
+    match language {
+        Language::En => "no planned steps",
+        Language::Zh => "尚无计划步骤",
     }
 }
 

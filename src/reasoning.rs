@@ -96,7 +96,7 @@ pub enum HistoryMode {
 }
 
 /// Options of a ReasoningLog.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(deny_unknown_fields)]
 pub struct HistoryOptions {
@@ -126,9 +126,11 @@ impl Default for HistoryOptions {
 pub const HISTORY_OPTIONS_SCHEMA: &str = include_str!("schemas/history_options.json");
 
 /// The tagged trail of one agent run.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[schemars(rename = "ReasoningLogData")]
 pub struct ReasoningLog {
-    options: HistoryOptions,
+    pub(crate) options: HistoryOptions,
     events: VecDeque<ReasoningEvent>,
 }
 

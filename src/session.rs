@@ -8,6 +8,9 @@
 
 use std::collections::VecDeque;
 
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
 use crate::approval::{self, ApproveOptions, Basis, Grant, Proposal, ProposalStatus, RejectOptions, Scope, ToolClass};
 use crate::capsule::{ContextCapsule, ContextCapsuleInput};
 use crate::config::{Language, OnLimit, SessionConfig, TodoDialect};
@@ -20,6 +23,7 @@ use crate::exchange::{
     ProgressSource, ToolCall, ToolCallInput, ToolMessage, ToolResult, ToolResultsOutcome, TurnStart,
 };
 use crate::from_value::from_value;
+use crate::intent;
 use crate::issue::{summarize, Issue, PathSegment};
 use crate::json;
 use crate::json_text;
@@ -30,6 +34,7 @@ use crate::reasoning::{ReasoningEvent, ReasoningLog};
 use crate::reflection::DEFAULT_MAX_CHARS;
 use crate::review::{self, PlanReview};
 use crate::schema;
+use crate::steps::{self, PlanStatus, StepChange, StepPlan};
 use crate::stuck::{Pattern, StuckDetector};
 use crate::text::cap;
 use crate::todos::{self, Args, Todo, TodoStatus, WriteTodos};
@@ -49,9 +54,11 @@ enum BuiltIn {
 const PROPOSALS_KEPT: usize = 256;
 
 /// A call handed to the host, waiting for its result.
-#[derive(Debug, Clone, PartialEq)]
-struct Pending {
-    id: String,
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[schemars(rename = "PendingCall")]
+pub struct Pending {
+    pub(crate) id: String,
     name: String,
     /// The tool and its arguments as text, to recognise a repeated call.
     signature: String,
@@ -60,26 +67,31 @@ struct Pending {
     answered: bool,
 }
 
-#[derive(Debug, Clone, PartialEq)]
-struct Turn {
-    number: u32,
+/// The turn in progress (or the last one), as a snapshot carries it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[schemars(rename = "SnapshotTurn")]
+pub struct Turn {
+    pub(crate) number: u32,
     message: String,
     started_at: f64,
-    iterations: u32,
+    pub(crate) iterations: u32,
     /// Nudges so far (plan continuations, empty replies, CONTINUE signals, stuck text).
-    continuations: u32,
-    stuck_nudges: u32,
+    pub(crate) continuations: u32,
+    pub(crate) stuck_nudges: u32,
     /// Stuck past its nudges: the next response ends the turn.
     stuck_out: bool,
-    open: bool,
-    pending: Vec<Pending>,
+    pub(crate) open: bool,
+    #[schemars(length(max = 1024))]
+    pub(crate) pending: Vec<Pending>,
     /// A stuck nudge waiting for the last tool message of the batch.
     batch_nudge: Option<String>,
     /// Tool messages for rejected proposals, handed out when the turn resumes.
+    #[schemars(length(max = 1024))]
     rejections: Vec<ToolMessage>,
     /// When the turn paused for approval, and the time it has waited in all: the user's
     /// time to decide is not the agent's time, so the time limit leaves it out.
-    paused_at: Option<f64>,
+    pub(crate) paused_at: Option<f64>,
     waited_ms: f64,
     /// Who sent the message and where, for a plan review.
     user_id: Option<String>,
@@ -95,27 +107,31 @@ impl Turn {
     }
 }
 
-/// The loop controller of one conversation.
+/// The loop controller of one conversation. (Its state is saved and restored whole by
+/// `snapshot.rs`.)
 #[derive(Debug, Clone, PartialEq)]
 pub struct Session {
-    config: SessionConfig,
-    planner: PlannerState,
-    plan: Option<PlanState>,
+    pub(crate) config: SessionConfig,
+    pub(crate) planner: PlannerState,
+    /// The plan recorded with the `plan` tool (seed 000).
+    pub(crate) plan: Option<PlanState>,
+    /// The plan tracked from the model's text (seed 001).
+    pub(crate) step_plan: Option<StepPlan>,
     /// The todo tool the model used last, named when it is asked to finish its list.
-    todo_tool: &'static str,
-    log: ReasoningLog,
-    stuck: StuckDetector,
-    events: VecDeque<Event>,
-    turns: u32,
-    turn: Option<Turn>,
-    reported: Option<ReportedProgress>,
-    findings: VecDeque<String>,
+    pub(crate) todo_tool: TodoDialect,
+    pub(crate) log: ReasoningLog,
+    pub(crate) stuck: StuckDetector,
+    pub(crate) events: VecDeque<Event>,
+    pub(crate) turns: u32,
+    pub(crate) turn: Option<Turn>,
+    pub(crate) reported: Option<ReportedProgress>,
+    pub(crate) findings: VecDeque<String>,
     /// Every proposal of the session, newest last (the last 256).
-    proposals: VecDeque<Proposal>,
+    pub(crate) proposals: VecDeque<Proposal>,
     /// Tools (or rules) the user allowed for the rest of the session.
-    grants: Vec<Grant>,
+    pub(crate) grants: Vec<Grant>,
     /// A plan review this session asked for, waiting for the user's next message.
-    pending_review: Option<PlanReview>,
+    pub(crate) pending_review: Option<PlanReview>,
 }
 
 impl Session {
@@ -134,7 +150,8 @@ impl Session {
         Session {
             planner,
             plan: None,
-            todo_tool: "write_todos",
+            step_plan: None,
+            todo_tool: TodoDialect::WriteTodos,
             log: ReasoningLog::new(config.history.clone()),
             stuck: StuckDetector::new(config.stuck.clone()),
             events: VecDeque::new(),
@@ -171,11 +188,19 @@ impl Session {
             }
         };
         let review = input.review.take().or(own).filter(|r| r.expires_at_ms > now);
+        let paused = self.step_plan.as_ref().is_some_and(|p| p.status == PlanStatus::Paused);
+        let resume = paused && intent::is_continue(&input.message);
         self.turns = self.turns.saturating_add(1);
-        let message = match &review {
-            Some(review) => format!("{}\n\n{}", review::feedback_block(review, &input.message), input.message),
-            None => input.message.clone(),
-        };
+        let mut message = input.message.clone();
+        if resume {
+            let (done, next) = self.done_and_next();
+            let (goal, plan) = (self.goal(), self.plan_text());
+            let block = prompts::resume(self.config.language, goal.trim(), plan.trim(), &done, next.as_deref());
+            message = format!("{block}\n\n{message}");
+        }
+        if let Some(review) = &review {
+            message = format!("{}\n\n{message}", review::feedback_block(review, &input.message));
+        }
         self.turn = Some(Turn {
             number: self.turns,
             message: input.message,
@@ -197,6 +222,11 @@ impl Session {
         self.emit(EventKind::TurnStarted {}, now);
         if review.is_some() {
             self.emit(EventKind::PlanFeedbackInjected {}, now);
+        }
+        if let Some(plan) = self.step_plan.as_mut().filter(|_| resume) {
+            plan.status = PlanStatus::Running;
+            let kind = EventKind::PlanResumed { plan_id: plan.id.clone(), step_index: plan.current_step_index };
+            self.emit(kind, now);
         }
         Ok(TurnStart { turn: self.turns, message, next: self.next_call(now) })
     }
@@ -229,6 +259,7 @@ impl Session {
             false => (text.trim().to_owned(), false),
         };
         self.log.record_reflection(&answer, DEFAULT_MAX_CHARS, iteration, now);
+        self.track_steps(&answer, !response.tool_calls.is_empty(), iteration, now);
 
         if stuck_out {
             return Ok(self.finish(answer, ExitReason::Stuck, now));
@@ -253,7 +284,7 @@ impl Session {
             Some(ContinueReason::EmptyReply)
         } else if wants_more {
             Some(ContinueReason::ContinuationSignal)
-        } else if self.unfinished() {
+        } else if self.finish_last_step(&answer, iteration, now) {
             Some(ContinueReason::PlanUnfinished)
         } else {
             None
@@ -416,6 +447,11 @@ impl Session {
         self.log.steps()
     }
 
+    /// The plan tracked from the model's text (seed 001's `plan.json`), or `None`.
+    pub fn step_plan(&self) -> Option<&StepPlan> {
+        self.step_plan.as_ref()
+    }
+
     pub fn plan(&self) -> Option<&PlanState> {
         self.plan.as_ref()
     }
@@ -470,7 +506,20 @@ impl Session {
                 current: plan.next_step.clone(),
                 ..base
             },
-            None => base,
+            None => match self.active_step_plan().filter(|p| !p.steps.is_empty()) {
+                Some(steps) => {
+                    let (done, total) = (steps.completed_count(), steps.steps.len());
+                    Progress {
+                        source: ProgressSource::Steps,
+                        completed: done as u32,
+                        total: total as u32,
+                        percentage: Some(done as f64 * 100.0 / total as f64),
+                        current: steps.current().map(|s| s.description.clone()),
+                        ..base
+                    }
+                }
+                None => base,
+            },
         }
     }
 
@@ -730,7 +779,7 @@ impl Session {
                 };
                 let accepted = matches!(ack, PlannerAck::Accepted(_));
                 if accepted {
-                    self.todos_replaced("write_todos", &before, iteration, now);
+                    self.todos_replaced(TodoDialect::WriteTodos, &before, iteration, now);
                 }
                 let content = json_text::stringify(&crate::to_value::to_value(&ack)?);
                 Ok(if accepted { made(content) } else { reply(content, true) })
@@ -746,7 +795,7 @@ impl Session {
                     Ok(Request::Replace { todos, note, reply: text }) => {
                         let before = self.planner.todos().to_vec();
                         self.planner.replace(WriteTodos { todos, focus: None, note }, now);
-                        self.todos_replaced(dialect.tool_name(), &before, iteration, now);
+                        self.todos_replaced(dialect, &before, iteration, now);
                         Ok(made(text))
                     }
                 }
@@ -801,8 +850,8 @@ impl Session {
 
     /// After any todo tool replaced the list: the trail, an event, and a re-plan reset
     /// when the new list re-opens work.
-    fn todos_replaced(&mut self, tool: &'static str, before: &[Todo], iteration: u32, now: f64) {
-        self.todo_tool = tool;
+    fn todos_replaced(&mut self, dialect: TodoDialect, before: &[Todo], iteration: u32, now: f64) {
+        self.todo_tool = dialect;
         let after = self.planner.todos();
         let (completed, total) = todos::progress(after);
         // Work re-opens when a todo is unfinished that was not unfinished before: a new one,
@@ -820,7 +869,7 @@ impl Session {
         self.log.record_plan(after, iteration, now);
         let revision = self.planner.snapshot().revision;
         let kind = EventKind::TodosUpdated {
-            tool: tool.to_owned(),
+            tool: dialect.tool_name().to_owned(),
             revision,
             completed: completed as u32,
             total: total as u32,
@@ -926,9 +975,11 @@ impl Session {
         let language = self.config.language;
         let message = match reason {
             ContinueReason::PlanUnfinished => {
-                let finish = match self.plan.as_ref().is_some_and(PlanState::unfinished) {
-                    true => FinishBy::PlanProgress,
-                    false => FinishBy::Todos(self.todo_tool),
+                let todos_open = self.planner.todos().iter().any(|t| t.status != TodoStatus::Completed);
+                let finish = match (self.plan.as_ref().is_some_and(PlanState::unfinished), todos_open) {
+                    (true, _) => FinishBy::PlanProgress,
+                    (false, true) => FinishBy::Todos(self.todo_tool.tool_name()),
+                    (false, false) => FinishBy::Steps,
                 };
                 let text_length = answer.chars().count() as u32;
                 self.emit(EventKind::PlanContinuation { attempt, max_attempts, text_length }, now);
@@ -944,6 +995,8 @@ impl Session {
     }
 
     fn finish(&mut self, answer: String, exit_reason: ExitReason, now: f64) -> Decision {
+        let unfinished = self.unfinished();
+        self.set_step_plan_status(if unfinished { PlanStatus::Paused } else { PlanStatus::Completed });
         let iterations = self.end_turn();
         self.emit(EventKind::TurnCompleted { exit_reason, iterations }, now);
         Decision::Finalize { answer, exit_reason }
@@ -955,6 +1008,10 @@ impl Session {
         self.emit(EventKind::LimitReached { exit_reason, elapsed_ms }, now);
         let summary = self.summary(exit_reason == ExitReason::Timeout);
         let iterations = self.end_turn();
+        self.set_step_plan_status(match self.config.on_limit {
+            OnLimit::Pause => PlanStatus::Paused,
+            OnLimit::Fail => PlanStatus::Failed,
+        });
         match self.config.on_limit {
             OnLimit::Pause => {
                 let steps_remaining = self.config.max_iterations.saturating_sub(iterations);
@@ -989,8 +1046,17 @@ impl Session {
     /// What was done and what is next, for a turn stopped at a limit.
     fn summary(&self, timeout: bool) -> String {
         let language = self.config.language;
+        let (done, next) = self.done_and_next();
+        prompts::paused(language, prompts::limit_name(language, timeout), &done, next.as_deref())
+    }
+
+    /// The work done so far, in a phrase, and the next step: from the todo list, else the
+    /// plan, else the text-tracked steps.
+    fn done_and_next(&self) -> (String, Option<String>) {
+        let language = self.config.language;
         let todos = self.planner.todos();
-        let (done, next) = match (&self.plan, todos.is_empty()) {
+        let steps = self.active_step_plan().filter(|p| !p.steps.is_empty());
+        match (&self.plan, todos.is_empty()) {
             (_, false) => {
                 let (completed, total) = todos::progress(todos);
                 let names: Vec<&str> =
@@ -1002,22 +1068,98 @@ impl Session {
                 let next = todos.iter().find(|t| t.status != TodoStatus::Completed).map(|t| t.content.clone());
                 (done, next)
             }
-            (Some(plan), true) => (format!("{} recorded steps", plan.steps_done.len()), plan.next_step.clone()),
-            (None, true) => ("no planned steps".to_owned(), None),
-        };
-        prompts::paused(language, prompts::limit_name(language, timeout), &done, next.as_deref())
+            (Some(plan), true) => (prompts::recorded_steps(language, plan.steps_done.len()), plan.next_step.clone()),
+            (None, true) => match steps {
+                Some(steps) => {
+                    let done = prompts::steps_done(language, steps.completed_count(), steps.steps.len());
+                    (done, steps.current().map(|s| s.description.clone()))
+                }
+                None => (prompts::no_steps(language).to_owned(), None),
+            },
+        }
     }
 
     fn unfinished(&self) -> bool {
         let todos_open = self.planner.todos().iter().any(|t| t.status != TodoStatus::Completed);
-        todos_open || self.plan.as_ref().is_some_and(PlanState::unfinished)
+        let steps_open = self.active_step_plan().is_some_and(StepPlan::unfinished);
+        todos_open || steps_open || self.plan.as_ref().is_some_and(PlanState::unfinished)
     }
 
-    /// The goal: the plan's, else the message that started the turn.
+    /// The text-tracked plan while it is running or paused.
+    fn active_step_plan(&self) -> Option<&StepPlan> {
+        self.step_plan.as_ref().filter(|p| matches!(p.status, PlanStatus::Running | PlanStatus::Paused))
+    }
+
+    /// The goal: the plan's, else the text-tracked plan's, else the message that started
+    /// the turn.
     fn goal(&self) -> String {
-        match &self.plan {
+        if let Some(plan) = &self.plan {
+            return plan.goal.clone();
+        }
+        match self.active_step_plan() {
             Some(plan) => plan.goal.clone(),
             None => self.turn.as_ref().map(|t| t.message.clone()).unwrap_or_default(),
+        }
+    }
+
+    /// Seed 001: the plan tracked from the model's text. A response that acts or
+    /// declares steps starts a plan when none is running; each response moves it on.
+    fn track_steps(&mut self, text: &str, acts: bool, iteration: u32, now: f64) {
+        let running = self.step_plan.as_ref().is_some_and(|p| p.status == PlanStatus::Running);
+        if !running {
+            if !acts && !steps::declares_steps(text) {
+                return;
+            }
+            let goal = self.turn.as_ref().map(|t| t.message.clone()).unwrap_or_default();
+            let plan = StepPlan::new(&goal, now);
+            self.emit(EventKind::StepPlanCreated { plan_id: plan.id.clone() }, now);
+            self.step_plan = Some(plan);
+        }
+        let Some(plan) = self.step_plan.as_mut() else { return };
+        plan.iteration_count = plan.iteration_count.saturating_add(1);
+        let changes = plan.read(text);
+        self.step_changes(changes, iteration, now);
+    }
+
+    /// A final answer closes the last running step. True when work is still unfinished.
+    fn finish_last_step(&mut self, answer: &str, iteration: u32, now: f64) -> bool {
+        let change =
+            self.step_plan.as_mut().filter(|p| p.status == PlanStatus::Running).and_then(|p| p.finish_last(answer));
+        if let Some(change) = change {
+            self.step_changes(vec![change], iteration, now);
+        }
+        self.unfinished()
+    }
+
+    /// Events and trail lines for what a response did to the text-tracked plan.
+    fn step_changes(&mut self, changes: Vec<StepChange>, iteration: u32, now: f64) {
+        for change in changes {
+            let Some(plan) = &self.step_plan else { return };
+            let (kind, note) = match change {
+                StepChange::Started { index } => {
+                    let step = &plan.steps[index];
+                    (EventKind::StepStarted { step_id: step.id.clone(), description: step.description.clone() }, None)
+                }
+                StepChange::Completed { index, by } => {
+                    let step = &plan.steps[index];
+                    let note = match plan.current() {
+                        Some(next) => format!("{} done · now: {}", step.id, next.description),
+                        None => format!("{} done · every step done", step.id),
+                    };
+                    let kind = EventKind::StepCompleted { step_id: step.id.clone(), by, result: step.result.clone() };
+                    (kind, Some(note))
+                }
+            };
+            if let Some(note) = note {
+                self.log.record_plan_note(&note, iteration, now);
+            }
+            self.emit(kind, now);
+        }
+    }
+
+    fn set_step_plan_status(&mut self, status: PlanStatus) {
+        if let Some(plan) = self.step_plan.as_mut().filter(|p| p.status == PlanStatus::Running) {
+            plan.status = status;
         }
     }
 
@@ -1038,7 +1180,11 @@ impl Session {
                 .collect();
             return lines.join("\n");
         }
-        self.plan.as_ref().map(|p| p.plan.clone()).unwrap_or_default()
+        match (&self.plan, self.active_step_plan()) {
+            (Some(plan), _) => plan.plan.clone(),
+            (None, Some(steps)) => steps.checklist(),
+            (None, None) => String::new(),
+        }
     }
 
     fn next_call(&self, now: f64) -> NextCall {

@@ -6,12 +6,13 @@
 use std::collections::VecDeque;
 
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::config::StuckOptions;
+use crate::fingerprint::fnv1a_53;
 
 /// How a model is repeating itself.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "pattern", rename_all = "camelCase")]
 pub enum Pattern {
     /// The same call returned the same result `times` times in a row.
@@ -48,7 +49,10 @@ impl Pattern {
     }
 }
 
-#[derive(Debug, Clone, PartialEq)]
+/// One call as the detector remembers it (fingerprints fit a JSON number exactly).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[schemars(rename = "StuckStep")]
 struct Step {
     tool: String,
     call: u64,
@@ -56,9 +60,10 @@ struct Step {
     failed: bool,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StuckDetector {
-    options: StuckOptions,
+    pub(crate) options: StuckOptions,
     steps: VecDeque<Step>,
     same_result_run: u32,
     failing_run: u32,
@@ -86,7 +91,7 @@ impl StuckDetector {
     /// Records one tool call and its result. `call` identifies the call (tool and
     /// arguments); calls and outputs are compared by hash.
     pub fn record_result(&mut self, tool: &str, call: &str, output: &str, failed: bool) -> Option<Pattern> {
-        let step = Step { tool: tool.to_owned(), call: fnv(call), result: fnv(output), failed };
+        let step = Step { tool: tool.to_owned(), call: fnv1a_53(call), result: fnv1a_53(output), failed };
         let (same_call, same_result) = match self.steps.back() {
             Some(prev) => (prev.call == step.call, prev.call == step.call && prev.result == step.result),
             None => (false, false),
@@ -141,7 +146,7 @@ impl StuckDetector {
             self.same_text_run = 0;
             return None;
         };
-        let hash = fnv(text);
+        let hash = fnv1a_53(text);
         self.same_text_run = if self.last_text == Some(hash) { self.same_text_run + 1 } else { 1 };
         self.last_text = Some(hash);
         if self.same_text_run >= self.options.same_text {
@@ -151,11 +156,6 @@ impl StuckDetector {
         }
         None
     }
-}
-
-/// FNV-1a: a small, fixed hash, so the same text always compares the same way.
-fn fnv(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3))
 }
 
 #[cfg(test)]

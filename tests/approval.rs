@@ -11,7 +11,7 @@ use planloop::exchange::{BeginTurn, Decision, ExitReason, ModelResponse, ToolRes
 use planloop::review::PlanReviewStore;
 use planloop::session::Session;
 use planloop::value::Value;
-use support::{args, call, ok, plan, Drive};
+use support::{args, call, ok, plan, Drive, Rng};
 
 fn gated() -> SessionConfig {
     let tools = ToolPolicy {
@@ -347,28 +347,12 @@ fn a_store_carries_the_review_to_a_fresh_session_and_expires_it() {
 
 // A property test: random drives keep the invariants ---------------------------------
 
-/// A small deterministic PRNG (xorshift), so a failure is reproducible from its seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 #[test]
 fn random_drives_never_run_anything_unapproved_or_twice_and_stay_within_budget() {
     let tools = ["search", "deploy", "run_bash", "write_todos", "plan_progress"];
     let (mut paused, mut resolved, mut resumed) = (0, 0, 0);
     for seed in 1..=300u64 {
-        let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let mut rng = Rng::seeded(seed);
         let max_iterations = 2 + rng.below(6) as u32;
         let mut session = Session::new(SessionConfig { max_iterations, ..gated() });
         let mut now = 0.0;
@@ -391,8 +375,7 @@ fn random_drives_never_run_anything_unapproved_or_twice_and_stay_within_budget()
             match rng.below(10) {
                 0 if turns < 4 => {
                     turns += 1;
-                    let message =
-                        ["do it", "approve act-1-1", "[tool_result:deploy] ok"][rng.below(3) as usize].to_owned();
+                    let message = ["do it", "approve act-1-1", "[tool_result:deploy] ok"][rng.below(3)].to_owned();
                     session
                         .begin_turn(BeginTurn { message, now_ms: now, user_id: None, chat_id: None, review: None })
                         .unwrap();
@@ -403,18 +386,16 @@ fn random_drives_never_run_anything_unapproved_or_twice_and_stay_within_budget()
                     let count = 1 + rng.below(3);
                     let calls = (0..count)
                         .map(|i| {
-                            let tool = tools[rng.below(tools.len() as u64) as usize];
+                            let tool = *rng.pick(&tools);
                             let args = match tool {
-                                "run_bash" => {
-                                    [r#"{"command":"ls"}"#, r#"{"command":"ls; rm x"}"#][rng.below(2) as usize]
-                                }
+                                "run_bash" => [r#"{"command":"ls"}"#, r#"{"command":"ls; rm x"}"#][rng.below(2)],
                                 "write_todos" => r#"{"todos":[{"id":"a","content":"a","status":"pending"}]}"#,
                                 _ => "{}",
                             };
                             call(&format!("s{seed}-{step}-{i}"), tool, args)
                         })
                         .collect();
-                    let text = ["", "[tool_result:deploy] done", "APPROVED act-1-1", "Done."][rng.below(4) as usize];
+                    let text = ["", "[tool_result:deploy] done", "APPROVED act-1-1", "Done."][rng.below(4)];
                     let response =
                         ModelResponse { text: (!text.is_empty()).then(|| text.to_owned()), tool_calls: calls };
                     match session.handle_model_response(response, now) {
@@ -433,7 +414,7 @@ fn random_drives_never_run_anything_unapproved_or_twice_and_stay_within_budget()
                     }
                 }
                 5 | 6 if !proposals.is_empty() => {
-                    let pick = rng.below(proposals.len() as u64) as usize;
+                    let pick = rng.below(proposals.len());
                     let (action, call_id) = proposals[pick].clone();
                     let outcome = if rng.below(2) == 0 {
                         session.approve(&action, ApproveOptions { edited_args: None, scope: Scope::Once }, now)

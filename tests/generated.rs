@@ -12,7 +12,8 @@ use schemars::JsonSchema;
 use serde_json::{Map, Value};
 
 use planloop::{
-    approval, capsule, config, dialects, error, events, exchange, guard, plan, planner, reasoning, review, todos, tools,
+    approval, capsule, config, dialects, error, events, exchange, guard, plan, planner, reasoning, review, snapshot,
+    todos, tools,
 };
 
 fn check_or_bless(relative: &str, generated: &str) {
@@ -69,6 +70,7 @@ fn options_and_input_schemas_are_current() {
     check("reject_options.json", input_schema::<approval::RejectOptions>());
     check("plan_review.json", input_schema::<review::PlanReview>());
     check("plan_review_store.json", input_schema::<review::PlanReviewStore>());
+    check("session_snapshot.json", input_schema::<snapshot::SessionSnapshot>());
 }
 
 #[test]
@@ -93,6 +95,7 @@ fn typescript_types_are_current() {
     ts.add::<exchange::ApprovalOutcome>(Contract::Output);
     ts.add::<approval::Proposal>(Contract::Output);
     ts.add::<review::PlanReview>(Contract::Output);
+
     // What planloop takes: the accepted shape (optional keys may be left out).
     ts.add::<planner::PlannerOptions>(Contract::Input);
     ts.add::<reasoning::HistoryOptions>(Contract::Input);
@@ -103,6 +106,8 @@ fn typescript_types_are_current() {
     ts.add::<exchange::ToolResult>(Contract::Input);
     ts.add::<approval::ApproveOptions>(Contract::Input);
     ts.add::<approval::RejectOptions>(Contract::Input);
+    // A snapshot is written whole and read back: the shape `restore` accepts.
+    ts.add::<snapshot::SessionSnapshot>(Contract::Input);
     ts.add_as::<review::PlanReviewStore>(Contract::Output, "PlanReviewStoreData");
     check_or_bless("src/wasm/types.d.ts", &ts.render());
 }

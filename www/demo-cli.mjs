@@ -2,7 +2,10 @@
 // a Session that will not stop before its plan is done (part 2), and a turn that pauses
 // for the user's approval of write actions (part 3). The "model" is a script; every
 // decision printed below is planloop's.
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 const require = createRequire(import.meta.url);
 const { PlannerState, ReasoningLog, Session, contextCapsule, extractReflection, toolDefinitions } = require("../pkg/planloop.js");
@@ -237,3 +240,51 @@ for (const { type, iteration, reason, pendingCount, actionId, status } of gated.
   const detail = [reason, pendingCount !== undefined && `${pendingCount} pending`, actionId, status].filter(Boolean).join(", ");
   print(`   #${iteration} ${type}${detail ? ` (${detail})` : ""}`);
 }
+
+// Part 4: the plan survives a restart. A model that plans in its text ([Step] lines,
+// [Done] markers) runs out of iterations; the session is saved to a file, restored in a
+// fresh Session, and the user's "continue" resumes the plan where it stopped.
+print("\n\nplanloop demo, part 4: paused at the iteration limit, saved, restored, continued");
+const file = join(mkdtempSync(join(tmpdir(), "planloop-demo-")), "session.json");
+const firstRun = new Session({ maxIterations: 3, tools: { default: "read" } });
+const reports = { fetch_report: ({ year }) => `${year} annual report: revenue ${{ 2021: "560.1", 2022: "554.6", 2023: "609.0" }[year]} bn CNY`, plot: () => "chart.png" };
+const drive = (session, response) => {
+  print(`\nmodel: "${(response.text ?? "").replaceAll("\n", " ")}"${response.toolCalls.length ? ` + ${response.toolCalls.map((c) => c.name).join(" + ")}` : ""}`);
+  const decision = session.handleModelResponse(response, (now += 2000));
+  if (decision.type === "runTools" && decision.calls.length > 0) {
+    const results = decision.calls.map((call) => ({ id: call.id, output: reports[call.name](call.args) }));
+    for (const message of session.handleToolResults(results, (now += 500)).messages) print(`   host runs ${message.name}: ${message.content}`);
+  }
+  for (const event of session.drainEvents()) {
+    if (event.type === "StepStarted") print(`   step started: ${event.stepId} ${event.description}`);
+    if (event.type === "StepCompleted") print(`   step completed: ${event.stepId} (by ${event.by})`);
+  }
+  return decision;
+};
+firstRun.beginTurn({ message: "Compare Tencent's revenue for 2021-2023 in a chart.", nowMs: (now += 1000) });
+print("user: Compare Tencent's revenue for 2021-2023 in a chart.   (maxIterations: 3)");
+drive(firstRun, {
+  text: "[Step] Fetch the three annual reports\n[Step] Extract the revenue figures\n[Step] Draw the chart",
+  toolCalls: [{ id: "r1", name: "fetch_report", args: { year: 2021 } }],
+});
+drive(firstRun, { text: "Got 2021.", toolCalls: [{ id: "r2", name: "fetch_report", args: { year: 2022 } }] });
+const limit = drive(firstRun, { text: null, toolCalls: [{ id: "r3", name: "fetch_report", args: { year: 2023 } }] });
+print(`   planloop stops the turn (${limit.type}, ${limit.exitReason}): "${limit.summary}"`);
+writeFileSync(file, JSON.stringify(firstRun.snapshot()));
+const saved = JSON.parse(readFileSync(file, "utf8"));
+print(`\nsaved ${readFileSync(file).length} bytes to ${file}`);
+print(`   plan ${saved.plan.id}: status ${saved.plan.status}, current_step_index ${saved.plan.current_step_index}, iteration_count ${saved.plan.iteration_count}`);
+for (const step of saved.plan.steps) print(`     ${step.id} ${step.status.padEnd(9)} ${step.description}`);
+
+print("\n(the process exits; later a new one starts)");
+const secondRun = Session.restore(readFileSync(file, "utf8"));
+const resumed = secondRun.beginTurn({ message: "continue", nowMs: (now += 3_600_000) });
+print(`user: continue   (${resumed.next.budgetLine})`);
+print("   planloop sends the model:");
+for (const line of resumed.message.split("\n")) print(`     | ${line}`);
+drive(secondRun, { text: "Fetched all three. [Done]", toolCalls: [{ id: "r4", name: "fetch_report", args: { year: 2023 } }] });
+drive(secondRun, { text: "Revenue: 560.1, 554.6, 609.0 bn CNY. [Done]", toolCalls: [{ id: "p1", name: "plot", args: { years: [2021, 2022, 2023] } }] });
+const finished = drive(secondRun, { text: "Revenue dipped 1% in 2022 and rose 9.8% in 2023; the chart is in chart.png.", toolCalls: [] });
+print(`   planloop finalizes (${finished.exitReason}): "${finished.answer}"`);
+const finalPlan = secondRun.stepPlan();
+print(`\nplan ${finalPlan.id}: ${finalPlan.status}, ${finalPlan.steps.filter((s) => s.status === "completed").length}/${finalPlan.steps.length} steps, ${finalPlan.iteration_count} model calls across both runs`);

@@ -43,6 +43,21 @@ pub fn error_to_js(error: Error) -> JsValue {
     js.into()
 }
 
+/// A JS value as JSON text: a string as it is, anything else through `JSON.stringify`
+/// (`undefined` gives `null`; a throwing getter or a cycle is a `host_exception`).
+pub fn json_text_of(value: JsValue) -> Result<String, JsValue> {
+    if let Some(text) = value.as_string() {
+        return Ok(text);
+    }
+    match js_sys::JSON::stringify(&value) {
+        Ok(text) => Ok(text.as_string().unwrap_or_else(|| "null".to_owned())),
+        Err(thrown) => {
+            let detail = js_sys::Error::from(thrown).message().as_string().unwrap_or_default();
+            Err(error_to_js(Error::host_exception(detail)))
+        }
+    }
+}
+
 /// Wraps a JS argument for the core's validators.
 pub fn input(value: JsValue) -> Result<JsInput, JsValue> {
     JsInput::new(value).map_err(error_to_js)

@@ -2,7 +2,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::convert::{object, options, string, time, to_js, Throw};
+use super::convert::{json_text_of, object, options, string, time, to_js, to_js_through_json, Throw};
 use crate::approval::{APPROVE_OPTIONS_SCHEMA, REJECT_OPTIONS_SCHEMA};
 use crate::config::SESSION_CONFIG_SCHEMA;
 use crate::exchange::{BEGIN_TURN_SCHEMA, MODEL_RESPONSE_SCHEMA, TOOL_RESULTS_SCHEMA};
@@ -20,6 +20,26 @@ impl Session {
         #[wasm_bindgen(js_name = config, unchecked_optional_param_type = "SessionConfig")] config: JsValue,
     ) -> Result<Session, JsValue> {
         Ok(Session(session::Session::new(options(config, "config", SESSION_CONFIG_SCHEMA)?)))
+    }
+
+    /// A session from a snapshot (the object `snapshot()` returned, or its JSON text).
+    /// A snapshot that is not sound is refused with `invalid_snapshot`.
+    pub fn restore(
+        #[wasm_bindgen(unchecked_param_type = "SessionSnapshot | string")] snapshot: JsValue,
+    ) -> Result<Session, JsValue> {
+        Ok(Session(session::Session::restore_json(&json_text_of(snapshot)?).throw()?))
+    }
+
+    /// Everything the session needs to go on, as one JSON document: store it anywhere.
+    #[wasm_bindgen(unchecked_return_type = "SessionSnapshot")]
+    pub fn snapshot(&self) -> Result<JsValue, JsValue> {
+        to_js_through_json(&self.0.snapshot().throw()?)
+    }
+
+    /// The plan tracked from the model's `[Step]` lines (seed 001's `plan.json`), or `null`.
+    #[wasm_bindgen(js_name = stepPlan, unchecked_return_type = "StepPlan | null")]
+    pub fn step_plan(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.0.step_plan())
     }
 
     /// Starts a turn with a user message. A plan review waiting for this user and chat

@@ -80,6 +80,9 @@ export type BeginTurn = {
     review?: PlanReview | null;
 };
 
+/** How a step was completed. */
+export type CompletedBy = "marker" | "transition" | "timeout" | "final_answer";
+
 /** How much a task needs. */
 export type Complexity = "simple" | "complex";
 
@@ -186,7 +189,7 @@ export type Decision = {
 };
 
 /** Why a call was refused. The codes are a contract: they never change meaning. */
-export type ErrorCode = "invalid_argument" | "invalid_options" | "host_exception" | "invalid_state" | "unknown_action" | "action_already_resolved" | "action_of_another_turn" | "internal";
+export type ErrorCode = "invalid_argument" | "invalid_options" | "host_exception" | "invalid_state" | "unknown_action" | "action_already_resolved" | "action_of_another_turn" | "invalid_snapshot" | "internal";
 
 /** The machine-readable part of a PlanloopError. */
 export type ErrorData = {
@@ -278,6 +281,22 @@ export type Event = {
     type: "LimitReached";
     exitReason: ExitReason;
     elapsedMs: number;
+} | {
+    type: "StepPlanCreated";
+    planId: string;
+} | {
+    type: "StepStarted";
+    stepId: string;
+    description: string;
+} | {
+    type: "StepCompleted";
+    stepId: string;
+    by: CompletedBy;
+    result: string | null;
+} | {
+    type: "PlanResumed";
+    planId: string;
+    stepIndex: number;
 });
 
 /** Why a turn ended. */
@@ -285,6 +304,12 @@ export type ExitReason = "final_answer" | "safety_valve" | "stuck" | "max_iterat
 
 /** The type a value was expected to have. */
 export type Expected = "object" | "array" | "string" | "number" | "int" | "boolean" | "null";
+
+/** A standing approval given with `scope: "always"`. */
+export type Grant = {
+    tool: string;
+    basis: Basis;
+};
 
 /** How much of the trail to keep. */
 export type HistoryMode = "rolling" | "full";
@@ -396,6 +421,14 @@ export type OnLimit = "pause" | "fail";
 /** What a size limit was measured on (zod's `origin`). */
 export type Origin = "string" | "array" | "number" | "unknown";
 
+export type OveruseGuard = {
+    maxPlannerOnlyStreak: number;
+    plannerTools: string[];
+    iteration: number;
+    streak: number;
+    current?: Refusal | null;
+};
+
 /** One step of an issue's path: an object key or an array index. */
 export type PathSegment = string | number;
 
@@ -420,6 +453,17 @@ export type Pattern = {
 
 /** Why a turn paused. */
 export type PauseReason = "approval" | "plan_review" | "max_iterations" | "timeout";
+
+/** A call handed to the host, waiting for its result. */
+export type PendingCall = {
+    id: string;
+    name: string;
+    /** The tool and its arguments as text, to recognise a repeated call. */
+    signature: string;
+    /** It ran after the user approved it: its result is written in seed 002's format. */
+    approved: boolean;
+    answered: boolean;
+};
 
 /** The kind of a reasoning step. */
 export type Phase = "plan" | "act" | "obs" | "reflect";
@@ -477,6 +521,9 @@ export type PlanState = {
     nextStep: string | null;
 };
 
+/** Where a plan stands. */
+export type PlanStatus = "running" | "completed" | "failed" | "paused";
+
 /** The reply to a `write_todos` call, to send back to the model as the tool result. */
 export type PlannerAck = AcceptedAck | RejectedAck;
 
@@ -513,6 +560,12 @@ export type PlannerSnapshot = {
     updatedAt: number | null;
 };
 
+/** The todo list and the overuse guard of one agent run. */
+export type PlannerStateData = {
+    state: PlannerSnapshot;
+    guard: OveruseGuard;
+};
+
 /**
  * A tool name.
  * At least 1 character.
@@ -538,7 +591,7 @@ export type Progress = {
 };
 
 /** Where the progress figures come from. */
-export type ProgressSource = "continuation" | "todos" | "plan" | "none";
+export type ProgressSource = "continuation" | "todos" | "plan" | "steps" | "none";
 
 /** A call that waits for the user. */
 export type Proposal = {
@@ -570,6 +623,12 @@ export type ReasoningEvent = {
     iteration: number;
     /** The `nowMs` it was recorded at. */
     timestamp: number;
+};
+
+/** The tagged trail of one agent run. */
+export type ReasoningLogData = {
+    options: HistoryOptions;
+    events: ReasoningEvent[];
 };
 
 /** Why the guard refuses the planner calls of an iteration. */
@@ -604,7 +663,10 @@ export type Scope = "once" | "always";
 
 /** Everything a `Session` can be told. Every key is optional. */
 export type SessionConfig = {
-    /** The language of injected prompts. */
+    /**
+     * The language of injected prompts.
+     * @default "en"
+     */
     language?: Language;
     /**
      * Planner-only iterations allowed in a row before planner calls are refused.
@@ -639,22 +701,33 @@ export type SessionConfig = {
      * @default 300000
      */
     timeoutMs?: number;
-    /** What a limit does to the turn. */
+    /**
+     * What a limit does to the turn.
+     * @default "pause"
+     */
     onLimit?: OnLimit;
+    /** @default {"enabled":false,"requireExplicitSignal":true} */
     continuationProtocol?: ContinuationProtocol;
     /**
      * The todo tools planloop answers (`write_todos` and the dialects of other agents).
      * At most 5 items.
+     * @default ["write_todos"]
      */
     todoDialects?: TodoDialect[];
-    /** The reasoning trail kept for display. */
+    /**
+     * The reasoning trail kept for display.
+     * @default {"mode":"rolling","size":4}
+     */
     history?: HistoryOptions;
+    /** @default {"sameCallSameResult":4,"sameFailingCall":3,"sameText":3,"alternationWindow":6,"maxNudges":2} */
     stuck?: StuckOptions;
     /**
      * Which host tools run at once (`read`) and which wait for approval. A tool named
      * nowhere needs approval.
+     * @default {"default":"approve","read":[],"approve":[],"rules":[]}
      */
     tools?: ToolPolicy;
+    /** @default {"enabled":false,"ttlMinutes":60} */
     planReview?: PlanReviewOptions;
     /**
      * Tool output longer than this is cut (with a note) before it goes back to the model.
@@ -665,16 +738,157 @@ export type SessionConfig = {
     maxToolOutputChars?: number;
 };
 
+/** Everything a session needs to go on, as plain data. */
+export type SessionSnapshot = {
+    /** Always `"planloop.session"`. */
+    format: string;
+    /** `"major.minor"` of the snapshot format. */
+    version: string;
+    /**
+     * FNV-1a (16 hex digits) of the rest of the document, keys sorted.
+     * At least 16 characters.
+     * At most 16 characters.
+     */
+    checksum: string;
+    config: SessionConfig;
+    /** The plan tracked from the model's text, in seed 001's `plan.json` shape. */
+    plan?: StepPlan | null;
+    /** The todo list and the planner-overuse guard. */
+    planner: PlannerStateData;
+    /** The plan recorded with the `plan` tool. */
+    recordedPlan?: PlanState | null;
+    /** The todo tool the model used last. */
+    todoTool: TodoDialect;
+    /** Turns begun so far. */
+    turns: number;
+    /** The open turn (or the last one), with its counters and awaited calls. */
+    turn?: SnapshotTurn | null;
+    /**
+     * Proposals, newest last.
+     * At most 256 items.
+     */
+    proposals: Proposal[];
+    /**
+     * Standing approvals (`scope: "always"`).
+     * At most 10000 items.
+     */
+    grants: Grant[];
+    /** A plan review waiting for the user's next message. */
+    pendingReview?: PlanReview | null;
+    /** The model's last `continuation.progress`. */
+    reported?: ReportedProgress | null;
+    /**
+     * The latest observations, for the context capsule.
+     * At most 8 items.
+     */
+    findings: string[];
+    /** The reasoning trail. */
+    reasoning: ReasoningLogData;
+    /** What the stuck detector remembers. */
+    stuck: StuckDetector;
+};
+
+/** The turn in progress (or the last one), as a snapshot carries it. */
+export type SnapshotTurn = {
+    number: number;
+    message: string;
+    startedAt: number;
+    iterations: number;
+    /** Nudges so far (plan continuations, empty replies, CONTINUE signals, stuck text). */
+    continuations: number;
+    stuckNudges: number;
+    /** Stuck past its nudges: the next response ends the turn. */
+    stuckOut: boolean;
+    open: boolean;
+    /** At most 1024 items. */
+    pending: PendingCall[];
+    /** A stuck nudge waiting for the last tool message of the batch. */
+    batchNudge?: string | null;
+    /**
+     * Tool messages for rejected proposals, handed out when the turn resumes.
+     * At most 1024 items.
+     */
+    rejections: ToolMessage[];
+    /**
+     * When the turn paused for approval, and the time it has waited in all: the user's
+     * time to decide is not the agent's time, so the time limit leaves it out.
+     */
+    pausedAt?: number | null;
+    waitedMs: number;
+    /** Who sent the message and where, for a plan review. */
+    userId?: string | null;
+    chatId?: string | null;
+};
+
 /** Where the decision came from. */
 export type Source = "explicit" | "pattern" | "default";
 
 /** What the model asked for. */
 export type Status = "CONTINUE" | "TERMINATE";
 
+/** One step of the plan. */
+export type Step = {
+    /**
+     * `step_1`, `step_2`, … in declaration order.
+     * At least 1 character.
+     * At most 16 characters.
+     */
+    id: string;
+    /**
+     * At least 1 character.
+     * At most 200 characters.
+     */
+    description: string;
+    status: StepStatus;
+    /**
+     * What the step came to: the first sentence the model wrote when it closed.
+     * At most 160 characters.
+     */
+    result: string | null;
+    progress: StepProgress;
+};
+
+/** A plan in seed 001's `plan.json` shape. */
+export type StepPlan = {
+    /**
+     * `plan_<nowMs>` of its creation.
+     * At least 1 character.
+     * At most 64 characters.
+     */
+    id: string;
+    /** At most 1000000 characters. */
+    goal: string;
+    status: PlanStatus;
+    /** At most 50 items. */
+    steps: Step[];
+    /** The running step, or the first one not completed (`steps.length` when all are). */
+    current_step_index: number;
+    /** Model responses since the plan was created, across pauses. */
+    iteration_count: number;
+};
+
+/** Rounds the step has run, out of the rounds after which it completes by timeout. */
+export type StepProgress = {
+    current: number;
+    total: number;
+};
+
 /** A step the model reported done. */
 export type StepRecord = {
     stepId: string | null;
     summary: string | null;
+};
+
+/** Where a step stands. */
+export type StepStatus = "pending" | "running" | "completed" | "failed";
+
+export type StuckDetector = {
+    options: StuckOptions;
+    steps: StuckStep[];
+    sameResultRun: number;
+    failingRun: number;
+    lastText?: number | null;
+    sameTextRun: number;
 };
 
 /**
@@ -716,6 +930,14 @@ export type StuckOptions = {
      * @default 2
      */
     maxNudges?: number;
+};
+
+/** One call as the detector remembers it (fingerprints fit a JSON number exactly). */
+export type StuckStep = {
+    tool: string;
+    call: number;
+    result: number;
+    failed: boolean;
 };
 
 /** One checklist item. */
@@ -828,6 +1050,7 @@ export type ToolPolicy = {
     /**
      * Rules on arguments, checked first, in order.
      * At most 256 items.
+     * @default []
      */
     rules?: ToolRule[];
 };

@@ -248,3 +248,24 @@ fn a_plan_review_store_round_trips_through_json_and_expires() {
     assert_eq!(get(&taken, "plan").as_string().unwrap(), "1. a");
     assert_eq!(error_code(store.put(js("{userId: 'u'}")).unwrap_err()), "invalid_argument");
 }
+
+#[wasm_bindgen_test]
+fn a_snapshot_restores_to_a_session_that_resumes_the_paused_plan() {
+    use planloop::wasm::session::Session;
+    let mut session = Session::new(js("{maxIterations: 2, tools: {read: ['fetch']}}")).unwrap();
+    session.begin_turn(js("{message: 'Chart it', nowMs: 0}")).unwrap();
+    let steps = r#"{text: "[Step] Fetch\n[Step] Chart", toolCalls: [{id: '1', name: 'fetch', args: {}}]}"#;
+    session.handle_model_response(js(steps), 1.0.into()).unwrap();
+    session.handle_tool_results(js("[{id: '1', output: 'ok'}]"), 2.0.into()).unwrap();
+    let paused =
+        session.handle_model_response(js("{toolCalls: [{id: '2', name: 'fetch', args: {}}]}"), 3.0.into()).unwrap();
+    assert_eq!(get(&paused, "type").as_string().unwrap(), "pause");
+    let text = json(&session.snapshot().unwrap());
+    let mut restored = Session::restore(text.clone().into()).unwrap();
+    assert_eq!(json(&restored.snapshot().unwrap()), text);
+    let start = restored.begin_turn(js("{message: 'continue', nowMs: 9}")).unwrap();
+    assert!(get(&start, "message").as_string().unwrap().starts_with("<resume>"));
+    assert_eq!(get(&restored.step_plan().unwrap(), "status").as_string().unwrap(), "running");
+    let refused = Session::restore(text.replace("Chart it", "Chart that").into()).err().unwrap();
+    assert_eq!(error_code(refused), "invalid_snapshot");
+}

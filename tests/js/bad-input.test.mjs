@@ -36,6 +36,8 @@ const VALID = '{"todos":[{"id":"a","content":"Read the note","status":"in_progre
 const REVIEW = { userId: "u", chatId: "c", turn: 1, goal: "g", plan: "1. a", createdAtMs: 0, expiresAtMs: 60_000 };
 const snapshot = () => { const p = new PlannerState(); p.applyWriteTodos(VALID, 1); return p.snapshot(); };
 
+const SNAPSHOT = JSON.stringify(proposing().snapshot());
+
 // Each export with valid arguments; `args[i]` is replaced by each hostile value in turn.
 const calls = [
   ["validateWriteTodos", [VALID], (a) => planloop.validateWriteTodos(...a)],
@@ -63,6 +65,8 @@ const calls = [
   ["Session.reject", ["act-1-1", { message: "no" }, 3], (a) => proposing().reject(...a)],
   ["Session.proposals", [], (a) => proposing().proposals(...a)],
   ["Session.drainEvents", [], (a) => started().drainEvents(...a)],
+  ["Session.restore", [SNAPSHOT], (a) => Session.restore(...a)],
+  ["Session.snapshot / stepPlan", [], (a) => { const s = proposing(); return [s.snapshot(...a), s.stepPlan(...a)]; }],
   ["new PlanReviewStore / size / toJSON", [], (a) => { const s = new PlanReviewStore(...a); return [s.size, s.toJSON(...a)]; }],
   ["PlanReviewStore.fromJSON", [{ reviews: [REVIEW] }], (a) => PlanReviewStore.fromJSON(...a)],
   ["PlanReviewStore.put", [REVIEW], (a) => new PlanReviewStore().put(...a)],
@@ -95,7 +99,7 @@ function awaiting() {
 
 const ERROR_CODES = new Set([
   "invalid_argument", "invalid_options", "host_exception", "invalid_state",
-  "unknown_action", "action_already_resolved", "action_of_another_turn", "internal",
+  "unknown_action", "action_already_resolved", "action_of_another_turn", "invalid_snapshot", "internal",
 ]);
 
 function stillWorks() {

@@ -1,5 +1,6 @@
-// `make demo` keeps showing what it promises: the refused early stop, and a turn that
-// pauses for approval, takes an approval and a rejection, and resumes to a final answer.
+// `make demo` keeps showing what it promises: the refused early stop; a turn that pauses
+// for approval, takes an approval and a rejection, and resumes to a final answer; and a
+// plan paused at the iteration limit, saved, restored in a fresh Session, continued.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { test } from "node:test";
@@ -22,4 +23,12 @@ test("the demo runs and shows each mechanism", () => {
     /planloop finalizes \(final_answer\): "Both Q3 drafts are in archive\/q3\/\./,
     /TurnPaused \(approval, 2 pending\)[^]*TurnResumed[^]*TurnCompleted/,
   ]) assert.match(part3, expected);
+  const part4 = output.slice(output.indexOf("part 4"));
+  for (const expected of [
+    /planloop stops the turn \(pause, max_iterations\)/,
+    /saved \d+ bytes to .*session\.json\n   plan plan_\d+: status paused, current_step_index 0, iteration_count 3/,
+    /user: continue[^]*\| <resume>[^]*\| Next: Fetch the three annual reports/,
+    /step completed: step_1 \(by marker\)[^]*step completed: step_2 \(by marker\)[^]*step completed: step_3 \(by final_answer\)/,
+    /plan plan_\d+: completed, 3\/3 steps, 6 model calls across both runs/,
+  ]) assert.match(part4, expected);
 });

@@ -1,10 +1,15 @@
-// The README's TypeScript example compiles under `tsc --strict`, runs against the built
-// package, and prints exactly what the README says it prints.
+// The README's TypeScript examples compile under `tsc --strict`, run against the built
+// package, and print exactly what the README says they print. Examples that import
+// "planloop/web" run in headless Chromium, loaded twice (they show a page reload).
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { extname, join, normalize } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
+
+import { chromium } from "playwright-core";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -12,22 +17,89 @@ const readme = readFileSync(`${root}README.md`, "utf8");
 const examples = [...readme.matchAll(/```ts\n([\s\S]*?)```\s*\nprints:\s*\n\s*```text\n([\s\S]*?)```/g)];
 
 test("the README has its examples", () => {
-  assert.equal(examples.length, 3);
+  assert.equal(examples.length, 5);
 });
 
-examples.forEach(([, source, expected], index) => test(`README example ${index + 1} compiles, runs, and prints what the README shows`, () => {
-  const dir = `${root}target/readme/${index + 1}`;
+const compilerOptions = { strict: true, target: "ES2022", typeRoots: [`${root}node_modules/@types`], outDir: "." };
+
+function compile(dir, source, options) {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(`${dir}/example.ts`, source.replace(/from "planloop"/g, `from ${JSON.stringify(`${root}pkg/planloop`)}`));
-  writeFileSync(
-    `${dir}/tsconfig.json`,
-    JSON.stringify({
-      compilerOptions: { strict: true, target: "ES2022", module: "commonjs", moduleResolution: "node", types: ["node"], typeRoots: [`${root}node_modules/@types`], outDir: "." },
-      files: ["example.ts"],
-    }),
-  );
-  writeFileSync(`${dir}/package.json`, JSON.stringify({ type: "commonjs" }));
+  writeFileSync(`${dir}/example.ts`, source);
+  writeFileSync(`${dir}/tsconfig.json`, JSON.stringify({ compilerOptions: { ...compilerOptions, ...options }, files: ["example.ts"] }));
   execFileSync(`${root}node_modules/.bin/tsc`, ["-p", dir], { stdio: "inherit" });
-  const output = execFileSync(process.execPath, [`${dir}/example.js`], { encoding: "utf8" });
+}
+
+function runInNode(dir, source) {
+  compile(dir, source.replace(/from "planloop"/g, `from ${JSON.stringify(`${root}pkg/planloop`)}`), {
+    module: "commonjs",
+    moduleResolution: "node",
+    types: ["node"],
+  });
+  writeFileSync(`${dir}/package.json`, JSON.stringify({ type: "commonjs" }));
+  return execFileSync(process.execPath, [`${dir}/example.js`], { encoding: "utf8" });
+}
+
+const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm" };
+
+/** Serves `files` (URL path -> file) on localhost; resolves to the server. */
+function serve(files) {
+  const server = createServer((request, response) => {
+    const file = files[request.url];
+    if (!file) return response.writeHead(404).end();
+    response.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
+    response.end(readFileSync(file));
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+async function runInBrowser(dir, source) {
+  compile(dir, source, {
+    module: "ES2022",
+    moduleResolution: "bundler",
+    lib: ["ES2022", "DOM", "ESNext.Disposable"],
+    types: [],
+    paths: { "planloop/web": [`${root}pkg/web/planloop`] },
+  });
+  const page = `<!doctype html><script type="importmap">{"imports":{"planloop/web":"/pkg/web/planloop.js"}}</script>
+<script type="module">import("/example.js").then(() => console.log("example:done"), (e) => console.log("example:error " + e));</script>`;
+  writeFileSync(`${dir}/index.html`, page);
+  const server = await serve({
+    "/": `${dir}/index.html`,
+    "/example.js": `${dir}/example.js`,
+    "/pkg/web/planloop.js": normalize(join(root, "pkg/web/planloop.js")),
+    "/pkg/web/planloop_bg.wasm": normalize(join(root, "pkg/web/planloop_bg.wasm")),
+  });
+  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
+  try {
+    const tab = await browser.newPage();
+    let output = "";
+    for (let load = 0; load < 2; load++) {
+      const finished = new Promise((resolve) => {
+        const onMessage = (message) => {
+          if (message.type() !== "log") return; // not the example's output (a missing favicon, say)
+          const text = message.text();
+          if (text.startsWith("example:")) {
+            tab.off("console", onMessage);
+            resolve(text);
+          } else {
+            output += `${text}\n`;
+          }
+        };
+        tab.on("console", onMessage);
+      });
+      await tab.goto(`http://127.0.0.1:${server.address().port}/`);
+      assert.equal(await finished, "example:done");
+    }
+    return output;
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+examples.forEach(([, source, expected], index) => test(`README example ${index + 1} compiles, runs, and prints what the README shows`, async () => {
+  const dir = `${root}target/readme/${index + 1}`;
+  const browser = source.includes(`from "planloop/web"`);
+  const output = browser ? await runInBrowser(dir, source) : runInNode(dir, source);
   assert.equal(output, expected);
 }));

@@ -5,7 +5,7 @@
 use planloop::config::SessionConfig;
 use planloop::events::{Event, EventKind};
 use planloop::exchange::{
-    BeginTurn, Decision, ModelResponse, ToolCallInput, ToolMessage, ToolResult, ToolResultsOutcome,
+    BeginTurn, Decision, ModelResponse, ToolCallInput, ToolMessage, ToolResult, ToolResultsOutcome, TurnStart,
 };
 use planloop::session::Session;
 use planloop::value::Value;
@@ -27,11 +27,12 @@ impl Drive {
         self.now
     }
 
-    pub fn begin(&mut self, message: &str) {
+    pub fn begin(&mut self, message: &str) -> TurnStart {
         let now = self.tick(1000.0);
         let input = BeginTurn { message: message.to_owned(), now_ms: now, user_id: None, chat_id: None, review: None };
-        self.session.begin_turn(input).expect("beginTurn");
+        let start = self.session.begin_turn(input).expect("beginTurn");
         self.collect();
+        start
     }
 
     pub fn respond(&mut self, text: &str, calls: Vec<ToolCallInput>) -> Decision {
@@ -65,7 +66,7 @@ impl Drive {
         (decision, outcome)
     }
 
-    fn collect(&mut self) {
+    pub fn collect(&mut self) {
         self.events.extend(self.session.drain_events());
     }
 
@@ -113,4 +114,30 @@ pub fn todos(items: &[(&str, &str)]) -> String {
 
 pub fn last_message(outcome: &ToolResultsOutcome) -> &ToolMessage {
     outcome.messages.last().expect("a tool message")
+}
+
+/// A small deterministic PRNG (xorshift), so a failure is reproducible from its seed.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// A generator for `seed` (any value; it is spread over the state).
+    pub fn seeded(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A number in `0..n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
 }

@@ -21,6 +21,8 @@ import {
   type PlannerSnapshot,
   type PlanReview,
   type Proposal,
+  type SessionSnapshot,
+  type StepPlan,
   type ReasoningEvent,
   type Todo,
   type ToolDefinition,
@@ -172,12 +174,27 @@ switch (decision.type) {
 }
 const open: Proposal[] = session.proposals();
 void open;
+
+// Snapshots: plain JSON out, a Session back (from the object or its text).
+const saved: SessionSnapshot = session.snapshot();
+const planStatus: "running" | "paused" | "completed" | "failed" | undefined = saved.plan?.status;
+const back: Session = Session.restore(JSON.stringify(saved));
+const same: Session = Session.restore(saved);
+const tracked: StepPlan | null = back.stepPlan();
+if (tracked) {
+  const index: number = tracked.current_step_index;
+  const results: (string | null)[] = tracked.steps.map((s) => s.result);
+  void [index, results];
+}
+// @ts-expect-error: restore takes a snapshot, not a number.
+Session.restore(42);
+void [planStatus, same];
 const events: Event[] = session.drainEvents();
 for (const event of events) {
   if (event.type === "PlanContinuation") void [event.attempt, event.turn, event.atMs];
 }
 const sessionTodos: Todo[] = session.todos();
-const progressNow: "continuation" | "todos" | "plan" | "none" = session.progress().source;
+const progressNow: "continuation" | "todos" | "plan" | "steps" | "none" = session.progress().source;
 const sessionCapsule: ContextCapsule = session.capsule();
 const sessionTools: ToolDefinition[] = session.toolDefinitions();
 const planNow = session.plan();

@@ -1,0 +1,106 @@
+//! Whether a user message asks to resume paused work ("continue", "继续", …).
+//!
+//! Seed 001 matched the substring, so "don't continue" resumed too. Here the word must
+//! stand alone (not "continued", "discontinue"), the message must be short or open with
+//! it, and no negation may come before it ("don't continue", "不要继续", "why not go on?").
+
+/// Messages up to this many code points count wherever the word appears.
+const SHORT_MESSAGE_CHARS: usize = 40;
+
+const ENGLISH: &[&str] = &["continue", "resume", "go on", "keep going", "carry on", "proceed"];
+const CHINESE: &[&str] = &["继续", "接着", "恢复"];
+const ENGLISH_NEGATIONS: &[&str] =
+    &["don't", "dont", "do not", "not", "never", "no", "stop", "can't", "cannot", "won't", "shouldn't", "didn't"];
+const CHINESE_NEGATIONS: &[&str] = &["不", "别", "没", "勿", "停", "无需"];
+/// Words that may come before the request without changing it.
+const OPENERS: &[&str] = &["please", "ok", "okay", "yes", "sure", "alright", "好的", "好", "请", "嗯", "行"];
+
+/// True when `message` asks to go on with paused work.
+pub fn is_continue(message: &str) -> bool {
+    let lower = message.trim().to_lowercase();
+    let Some(at) = find_keyword(&lower) else { return false };
+    let before = &lower[..at];
+    if negated(before) {
+        return false;
+    }
+    let short = lower.chars().count() <= SHORT_MESSAGE_CHARS;
+    short || opens_with(before)
+}
+
+/// The byte offset of the first keyword standing as a word.
+fn find_keyword(text: &str) -> Option<usize> {
+    let english = ENGLISH.iter().flat_map(|word| word_positions(text, word));
+    let chinese = CHINESE.iter().filter_map(|word| text.find(word));
+    english.chain(chinese).min()
+}
+
+/// Where `word` occurs in `text` with no letter right before or after it.
+fn word_positions<'a>(text: &'a str, word: &'a str) -> impl Iterator<Item = usize> + 'a {
+    text.match_indices(word).map(|(i, _)| i).filter(move |&i| {
+        let letter_before = text[..i].chars().next_back().is_some_and(char::is_alphanumeric);
+        let letter_after = text[i + word.len()..].chars().next().is_some_and(|c| c.is_alphanumeric());
+        !letter_before && !letter_after
+    })
+}
+
+fn negated(before: &str) -> bool {
+    let english = ENGLISH_NEGATIONS.iter().any(|word| word_positions(before, word).next().is_some());
+    english || CHINESE_NEGATIONS.iter().any(|word| before.contains(word))
+}
+
+/// Whether only courtesy words and punctuation come before the keyword.
+fn opens_with(before: &str) -> bool {
+    let mut rest = before.trim_matches(|c: char| !c.is_alphanumeric());
+    while !rest.is_empty() {
+        let Some(opener) = OPENERS.iter().find(|o| rest.starts_with(*o)) else { return false };
+        rest = rest[opener.len()..].trim_start_matches(|c: char| !c.is_alphanumeric());
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_continue;
+
+    #[test]
+    fn continue_requests_resume() {
+        for message in [
+            "continue",
+            "Continue.",
+            "resume",
+            "go on",
+            "Please continue",
+            "ok, keep going!",
+            "Yes, carry on with the charts",
+            "继续",
+            "好的，继续吧",
+            "请接着做",
+            "Continue with the report, but skip the charts for 2019 since the data is missing and I will add it myself later.",
+            "继续执行计划，但是跳过第三步，因为那部分数据还没有准备好，我稍后会补充。再说一遍，跳过第三步。",
+            "Can you continue?",
+        ] {
+            assert!(is_continue(message), "{message}");
+        }
+    }
+
+    #[test]
+    fn negations_and_other_messages_do_not() {
+        for message in [
+            "don't continue",
+            "Do not continue.",
+            "no, don't go on",
+            "Why did you not continue?",
+            "不要继续",
+            "别继续了",
+            "为什么不继续？",
+            "stop, I can't continue like this",
+            "The series continued in 2021.",
+            "discontinue the old plan",
+            "Thanks!",
+            "Write a report on why the project should continue into next year, with figures for each quarter.",
+            "",
+        ] {
+            assert!(!is_continue(message), "{message}");
+        }
+    }
+}

@@ -1,0 +1,343 @@
+//! Snapshots: a session restored from its JSON snapshot, at any point of any drive,
+//! decides exactly as the original; snapshots that are not sound are refused.
+
+mod support;
+
+use planloop::approval::{ApproveOptions, ProposalStatus, RejectOptions, Scope, ToolClass, ToolPolicy};
+use planloop::config::{ContinuationProtocol, Language, PlanReviewOptions, SessionConfig, TodoDialect};
+use planloop::error::ErrorCode;
+use planloop::exchange::{BeginTurn, Decision, ModelResponse, ToolResult};
+use planloop::session::Session;
+use planloop::snapshot::checksum;
+use planloop::value::Value;
+use support::{args, call, ok, plan, todos, Rng};
+
+/// The session written to JSON text and read back.
+fn roundtrip(session: &Session) -> Session {
+    let text = session.snapshot().expect("snapshot").to_json().expect("JSON");
+    Session::restore_json(&text).unwrap_or_else(|e| panic!("restore: {e:?}\n{text}"))
+}
+
+/// One input to a session.
+#[derive(Debug, Clone)]
+enum Op {
+    Begin(String),
+    Respond(ModelResponse),
+    Results(Vec<ToolResult>),
+    Approve(String, Scope),
+    Reject(String),
+}
+
+/// What an input produced: a description of the result and events (to compare two
+/// sessions), and the ids of the calls handed out to run.
+struct Applied {
+    described: String,
+    handed_out: Vec<String>,
+}
+
+fn apply(session: &mut Session, op: &Op, now: f64) -> Applied {
+    let ids = |decision: Option<&Decision>| match decision {
+        Some(Decision::RunTools { calls, .. } | Decision::AwaitApproval { calls, .. }) => {
+            calls.iter().map(|c| c.id.clone()).collect()
+        }
+        _ => Vec::new(),
+    };
+    let (outcome, handed_out) = match op.clone() {
+        Op::Begin(message) => {
+            let input = BeginTurn { message, now_ms: now, user_id: None, chat_id: None, review: None };
+            (format!("{:?}", session.begin_turn(input)), Vec::new())
+        }
+        Op::Respond(response) => {
+            let result = session.handle_model_response(response, now);
+            let handed_out = ids(result.as_ref().ok());
+            (format!("{result:?}"), handed_out)
+        }
+        Op::Results(results) => (format!("{:?}", session.handle_tool_results(results, now)), Vec::new()),
+        Op::Approve(id, scope) => {
+            let result = session.approve(&id, ApproveOptions { edited_args: None, scope }, now);
+            let handed_out = ids(result.as_ref().ok().and_then(|o| o.resumed.as_ref()));
+            (format!("{result:?}"), handed_out)
+        }
+        Op::Reject(id) => {
+            let result = session.reject(&id, RejectOptions { message: Some("no".into()) }, now);
+            let handed_out = ids(result.as_ref().ok().and_then(|o| o.resumed.as_ref()));
+            (format!("{result:?}"), handed_out)
+        }
+    };
+    Applied { described: format!("{outcome}\n{:?}", session.drain_events()), handed_out }
+}
+
+fn random_config(rng: &mut Rng) -> SessionConfig {
+    let mut config = SessionConfig {
+        max_iterations: 2 + rng.below(7) as u32,
+        language: *rng.pick(&[Language::En, Language::Zh]),
+        plan_review: PlanReviewOptions { enabled: rng.below(4) == 0, ttl_minutes: 60 },
+        continuation_protocol: ContinuationProtocol {
+            enabled: rng.below(4) == 0,
+            require_explicit_signal: rng.below(2) == 0,
+        },
+        todo_dialects: vec![TodoDialect::WriteTodos, TodoDialect::TodoWrite],
+        tools: ToolPolicy {
+            default: ToolClass::Approve,
+            read: vec!["search".into(), "read".into()],
+            ..ToolPolicy::default()
+        },
+        ..SessionConfig::default()
+    };
+    config.history.mode =
+        *rng.pick(&[planloop::reasoning::HistoryMode::Rolling, planloop::reasoning::HistoryMode::Full]);
+    config
+}
+
+const TEXTS: &[&str] = &[
+    "",
+    "Looking.",
+    "[Step] Find the notes\n[Step] Merge them\n[Step] File the result",
+    "Found them. [Done]",
+    "Now the merge.",
+    "Next, filing.",
+    "[步骤] 整理\n[步骤] 归档",
+    "完成了。[完成]",
+    "All done: the notes are merged.",
+    "Task completed successfully.",
+    "```json\n{\"continuation\":{\"status\":\"CONTINUE\",\"progress\":{\"current_step\":1,\"total_steps\":3}}}\n```",
+];
+
+/// A model response: some text, some calls (ids unique within the drive).
+fn random_response(rng: &mut Rng, step: usize) -> ModelResponse {
+    let text = rng.pick(TEXTS);
+    let count = rng.pick(&[0, 0, 1, 1, 2, 3]);
+    let calls = (0..*count)
+        .map(|i| {
+            let id = format!("c{step}-{i}");
+            let todo_args = todos(&[("a", "completed"), ("b", "in_progress")]);
+            let plan_args = plan("complex");
+            let (name, args) = *rng.pick(&[
+                ("search", r#"{"query":"notes"}"#),
+                ("read", r#"{"path":"a.md"}"#),
+                ("deploy", r#"{"env":"prod"}"#),
+                ("run_bash", r#"{"command":"rm -rf tmp"}"#),
+                ("write_todos", todo_args.as_str()),
+                ("write_todos", r#"{"todos":[{"id":"a","content":"x","status":"done"}]}"#),
+                ("TodoWrite", r#"{"todos":[{"content":"Merge","status":"in_progress","activeForm":"Merging"}]}"#),
+                ("plan", plan_args.as_str()),
+                ("plan_progress", r#"{"step_id":"find","step_summary":"found"}"#),
+                ("plan_progress", r#"{"plan_status":"completed"}"#),
+            ]);
+            call(&id, name, args)
+        })
+        .collect();
+    ModelResponse { text: (!text.is_empty()).then(|| (*text).to_owned()), tool_calls: calls }
+}
+
+/// What a host would do next, given what the session last asked for.
+struct Host {
+    awaiting: Vec<String>,
+    proposals: Vec<String>,
+}
+
+impl Host {
+    fn next(&mut self, rng: &mut Rng, step: usize) -> Op {
+        match rng.below(12) {
+            0 => Op::Begin((*rng.pick(&["Merge my notes", "continue", "don't continue", "继续", "thanks"])).to_owned()),
+            1 | 2 if !self.proposals.is_empty() => {
+                let id = self.proposals.remove(rng.below(self.proposals.len()));
+                match rng.below(3) {
+                    0 => Op::Reject(id),
+                    1 => Op::Approve(id, Scope::Always),
+                    _ => Op::Approve(id, Scope::Once),
+                }
+            }
+            3..=6 if !self.awaiting.is_empty() => {
+                let take = 1 + rng.below(self.awaiting.len());
+                let ids: Vec<String> = self.awaiting.drain(..take).collect();
+                Op::Results(ids.iter().map(|id| ok(id, &format!("result of {id}"))).collect())
+            }
+            _ => Op::Respond(random_response(rng, step)),
+        }
+    }
+
+    /// Reads what the original session answered.
+    fn observe(&mut self, op: &Op, session: &Session, applied: &Applied) {
+        if let Op::Begin(_) = op {
+            self.awaiting.clear();
+        }
+        self.awaiting.extend(applied.handed_out.iter().cloned());
+        let pending = session.proposals().into_iter().filter(|p| p.status == ProposalStatus::Pending);
+        self.proposals = pending.map(|p| p.action_id.clone()).collect();
+    }
+}
+
+#[test]
+fn a_restored_session_decides_exactly_as_the_original_from_any_point() {
+    let (mut restores, mut mid_approval, mut mid_results, mut paused_plans) = (0, 0, 0, 0);
+    for seed in 1..=400u64 {
+        let mut rng = Rng::seeded(seed);
+        let config = random_config(&mut rng);
+        let mut original = Session::new(config);
+        let mut restored: Option<Session> = None;
+        let mut host = Host { awaiting: Vec::new(), proposals: Vec::new() };
+        let mut now = 1_000.0;
+        apply(&mut original, &Op::Begin("Merge my notes into one file".into()), now);
+        for step in 0..60 {
+            now += 250.0 + rng.below(3) as f64 * 1_000.0;
+            if rng.below(8) == 0 {
+                let from = restored.as_ref().unwrap_or(&original);
+                let copy = roundtrip(from);
+                assert_eq!(
+                    copy.snapshot().unwrap(),
+                    original.snapshot().unwrap(),
+                    "seed {seed} step {step}: the copy is the same state"
+                );
+                restores += 1;
+                mid_approval += usize::from(!host.proposals.is_empty());
+                mid_results += usize::from(!host.awaiting.is_empty());
+                paused_plans +=
+                    usize::from(original.step_plan().is_some_and(|p| p.status == planloop::steps::PlanStatus::Paused));
+                restored = Some(copy);
+            }
+            let op = host.next(&mut rng, step);
+            let expected = apply(&mut original, &op, now);
+            if let Some(copy) = restored.as_mut() {
+                let got = apply(copy, &op, now);
+                assert_eq!(got.described, expected.described, "seed {seed} step {step}: {op:?}");
+            }
+            host.observe(&op, &original, &expected);
+        }
+        if let Some(copy) = &restored {
+            assert_eq!(copy.snapshot().unwrap(), original.snapshot().unwrap(), "seed {seed}: the end states agree");
+        }
+    }
+    assert!(
+        restores > 2_000 && mid_approval > 100 && mid_results > 100 && paused_plans > 50,
+        "restores {restores}, mid-approval {mid_approval}, mid-results {mid_results}, paused plans {paused_plans}"
+    );
+}
+
+/// A driven session: a text-tracked plan, a todo list, a proposal waiting.
+fn busy_session() -> Session {
+    let config = SessionConfig {
+        tools: ToolPolicy { read: vec!["search".into()], ..ToolPolicy::default() },
+        ..SessionConfig::default()
+    };
+    let mut session = Session::new(config);
+    session
+        .begin_turn(BeginTurn {
+            message: "Merge the notes".into(),
+            now_ms: 1.0,
+            user_id: None,
+            chat_id: None,
+            review: None,
+        })
+        .unwrap();
+    let response = ModelResponse {
+        text: Some("[Step] Find\n[Step] Merge".into()),
+        tool_calls: vec![call("1", "write_todos", &todos(&[("find", "in_progress")])), call("2", "deploy", "{}")],
+    };
+    let decision = session.handle_model_response(response, 2.0).unwrap();
+    assert!(matches!(decision, Decision::AwaitApproval { .. }));
+    session
+}
+
+fn document(session: &Session) -> Value<'static> {
+    args(&session.snapshot().unwrap().to_json().unwrap())
+}
+
+/// Sets `path` in `value` to `new`.
+fn set(value: &mut Value<'static>, path: &[&str], new: Value<'static>) {
+    let mut at = value;
+    for key in path {
+        at = match at {
+            Value::Object(members) => {
+                &mut members.iter_mut().find(|(k, _)| k == key).unwrap_or_else(|| panic!("no {key}")).1
+            }
+            Value::Array(items) => &mut items[key.parse::<usize>().unwrap()],
+            _ => panic!("{key} in a scalar"),
+        };
+    }
+    *at = new;
+}
+
+/// `value` with a checksum that matches it again (as a forger would write).
+fn resealed(mut value: Value<'static>) -> Value<'static> {
+    let sum = checksum(&value);
+    set(&mut value, &["checksum"], Value::String(sum.into()));
+    value
+}
+
+fn refusal(value: &Value<'static>) -> planloop::error::Error {
+    let error = Session::restore(value).expect_err("refused");
+    assert_eq!(error.code, ErrorCode::InvalidSnapshot);
+    error
+}
+
+#[test]
+fn the_snapshot_keeps_seed_001s_plan_fields_and_restores_mid_approval() {
+    let session = busy_session();
+    let value = document(&session);
+    let plan = value.get("plan").unwrap();
+    let keys: Vec<&str> = match plan {
+        Value::Object(members) => members.iter().map(|(k, _)| k.as_ref()).collect(),
+        _ => panic!(),
+    };
+    assert_eq!(keys, ["id", "goal", "status", "steps", "current_step_index", "iteration_count"]);
+    let step = match plan.get("steps") {
+        Some(Value::Array(steps)) => &steps[0],
+        _ => panic!(),
+    };
+    assert_eq!(step.get("status").and_then(Value::as_str), Some("running"));
+    assert_eq!(value.get("version").and_then(Value::as_str), Some("1.0"));
+    // Restored mid-approval: the proposal can be approved, and the call then runs.
+    let mut copy = Session::restore(&value).unwrap();
+    let action = copy.proposals()[0].action_id.clone();
+    let outcome = copy.approve(&action, ApproveOptions { edited_args: None, scope: Scope::Once }, 3.0).unwrap();
+    assert!(matches!(outcome.resumed, Some(Decision::RunTools { ref calls, .. }) if calls[0].id == "2"));
+}
+
+#[test]
+fn snapshots_of_other_versions_or_changed_after_writing_are_refused() {
+    let value = document(&busy_session());
+    let mut other_major = value.clone();
+    set(&mut other_major, &["version"], Value::String("2.0".into()));
+    assert!(refusal(&resealed(other_major)).message.contains("this planloop reads 1.x"));
+    let mut newer_minor = value.clone();
+    set(&mut newer_minor, &["version"], Value::String("1.3".into()));
+    assert!(refusal(&resealed(newer_minor)).message.contains("newer planloop"));
+    let mut edited = value.clone();
+    set(&mut edited, &["plan", "goal"], Value::String("Delete everything".into()));
+    assert!(refusal(&edited).message.contains("checksum does not match"));
+    let text = busy_session().snapshot().unwrap().to_json().unwrap();
+    let cut = Session::restore_json(&text[..text.len() / 2]).unwrap_err();
+    assert_eq!(cut.code, ErrorCode::InvalidSnapshot);
+    assert!(cut.message.contains("not JSON"), "{}", cut.message);
+    assert!(refusal(&args(r#"{"todos":[]}"#)).message.contains("not a planloop session snapshot"));
+}
+
+#[test]
+fn snapshots_of_the_wrong_shape_or_inconsistent_state_are_refused_even_with_a_matching_checksum() {
+    let value = document(&busy_session());
+    let mut wrong_type = value.clone();
+    set(&mut wrong_type, &["turn", "iterations"], Value::String("three".into()));
+    let error = refusal(&resealed(wrong_type));
+    let issue = &error.data.issues.as_ref().unwrap()[0];
+    assert!(format!("{issue:?}").contains(r#"path: [Key("turn"), Key("iterations")]"#), "{issue:?}");
+    let mut unknown_key = value.clone();
+    if let Value::Object(members) = &mut unknown_key {
+        members.push(("extra".into(), Value::Bool(true)));
+    }
+    assert!(refusal(&resealed(unknown_key)).data.issues.is_some());
+    let cases: [(&[&str], Value<'static>, &str); 4] = [
+        (&["plan", "current_step_index"], Value::Number(1.0), "current_step_index should be 0"),
+        (&["turn", "iterations"], Value::Number(99.0), "more iterations than maxIterations"),
+        (&["turn", "pausedAt"], Value::Null, "its pause does not match"),
+        (&["config", "maxPlannerOnlyStreak"], Value::Number(7.0), "settings differ from the config"),
+    ];
+    for (path, new, why) in cases {
+        let mut broken = value.clone();
+        set(&mut broken, path, new);
+        let error = refusal(&resealed(broken));
+        assert!(error.message.contains(why), "{path:?}: {}", error.message);
+    }
+    // The untouched document still restores: the refusals were about the edits.
+    assert!(Session::restore(&value).is_ok());
+}
