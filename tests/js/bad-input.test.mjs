@@ -43,6 +43,7 @@ const calls = [
   ["toolDefinitions", [], (a) => planloop.toolDefinitions(...a)],
   ["extractReflection", ["Found it. Next.", 80], (a) => planloop.extractReflection(...a)],
   ["contextCapsule", [{ goal: "g", keyFindings: ["k"] }], (a) => planloop.contextCapsule(...a)],
+  ["composePrompt", [{ base: "b {{{x}}}", values: { x: "1" }, features: { notes: true }, components: [{ name: "notes", text: "n" }] }], (a) => planloop.composePrompt(...a)],
   ["new PlannerState", [{ maxPlannerOnlyStreak: 2 }], (a) => new PlannerState(...a)],
   ["PlannerState.recordIteration", [["write_todos"]], (a) => new PlannerState().recordIteration(...a)],
   ["PlannerState.applyWriteTodos", [VALID, 5], (a) => new PlannerState().applyWriteTodos(...a)],

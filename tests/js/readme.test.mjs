@@ -12,7 +12,7 @@ const readme = readFileSync(`${root}README.md`, "utf8");
 const examples = [...readme.matchAll(/```ts\n([\s\S]*?)```\s*\nprints:\s*\n\s*```text\n([\s\S]*?)```/g)];
 
 test("the README has its examples", () => {
-  assert.equal(examples.length, 3);
+  assert.equal(examples.length, 4);
 });
 
 examples.forEach(([, source, expected], index) => test(`README example ${index + 1} compiles, runs, and prints what the README shows`, () => {
