@@ -1,6 +1,7 @@
 // make bench: planloop against what a host would write instead (JSON.parse + zod
-// safeParse), in one Node process, in interleaved rounds, reporting medians and
-// ratios. Absolute times vary with the machine; the ratios are the result.
+// safeParse; an array join and a regex replace for composePrompt), in one Node process,
+// in interleaved rounds, reporting medians and ratios. Absolute times vary with the
+// machine; the ratios are the result.
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { performance } from "node:perf_hooks";
@@ -42,13 +43,13 @@ function zodApply(state, text, now) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-function measure(contenders) {
+function measure(contenders, batch = BATCH) {
   const samples = Object.fromEntries(Object.keys(contenders).map((k) => [k, []]));
   for (let round = 0; round < ROUNDS; round++) {
     for (const [name, run] of Object.entries(contenders)) {
       const start = performance.now();
-      for (let i = 0; i < BATCH; i++) run(i);
-      samples[name].push(((performance.now() - start) * 1e6) / BATCH);
+      for (let i = 0; i < batch; i++) run(i);
+      samples[name].push(((performance.now() - start) * 1e6) / batch);
     }
   }
   return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
@@ -81,6 +82,39 @@ for (const r of rows) {
     `${r.label.padEnd(28)} ${String(r.bytes).padStart(5)} | ${ns(r.validate)}           ${ns(r.zod)}        ${ratio(r.validate, r.zod).padStart(6)} | ${ns(r.apply)}        ${ns(r.zodApply)}              ${ratio(r.apply, r.zodApply).padStart(6)}`,
   );
 }
+
+// composePrompt against the plain JS a host would write: the texts joined, then one
+// regex replace for {{{key}}}. planloop's own parts are off and core is given as a
+// text, so both build the same prompt (checked first).
+const COMPOSE_BATCH = 200;
+const composeInput = {
+  base: "You are {{{agent}}}, a research assistant for the {{{team}}} team.",
+  components: [
+    { name: "core", text: "## Core\n\nStay on {{{user}}}'s goal and finish the plan." },
+    ...Array.from({ length: 49 }, (_, i) => ({
+      name: `topic_${i}`,
+      text: `## Topic ${i}\n\nWhen {{{user}}} asks about topic ${i}, answer for the {{{team}}} team in {{{language}}}. ${"Keep it short and cite the notes you used. ".repeat(6)}`,
+    })),
+  ],
+  features: { planner_tools: false, tool_guidelines: false },
+  values: { agent: "Ada", team: "Finance", user: "Grace", language: "English" },
+};
+function composeInJs({ base, components, values }) {
+  return [base, ...components.map((c) => c.text)]
+    .join("\n\n")
+    .replace(/\{\{\{([^\s{}]+)\}\}\}/g, (placeholder, key) => (Object.hasOwn(values, key) ? values[key] : placeholder));
+}
+const composedPrompt = planloop.composePrompt(composeInput).prompt;
+if (composedPrompt !== composeInJs(composeInput)) throw new Error("composePrompt and the plain JS disagree");
+const compose = measure({ planloop: () => planloop.composePrompt(composeInput), js: () => composeInJs(composeInput) }, COMPOSE_BATCH);
+const placeholders = [composeInput.base, ...composeInput.components.map((c) => c.text)].join("").match(/\{\{\{/g).length;
+const shape = `${composeInput.components.length} components, ${Object.keys(composeInput.values).length} values, ${placeholders} placeholders`;
+const us = (x) => `${(x / 1000).toFixed(1).padStart(7)} µs`;
+console.log(`\ncomposing a prompt (median of ${ROUNDS} interleaved rounds × ${COMPOSE_BATCH} ops; ratio > 1 means planloop is faster)\n`);
+console.log("prompt                                         chars | composePrompt   join + replace  speed-up");
+console.log(
+  `${shape.padEnd(44)} ${composedPrompt.length.toLocaleString("en").padStart(8)} | ${us(compose.planloop)}      ${us(compose.js)}    ${ratio(compose.planloop, compose.js).padStart(6)}`,
+);
 
 const wasmPath = new URL("../pkg/planloop_bg.wasm", import.meta.url);
 const bytes = readFileSync(wasmPath);

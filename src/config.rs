@@ -8,9 +8,10 @@ use crate::approval::ToolPolicy;
 use crate::reasoning::HistoryOptions;
 
 /// The language of the prompts planloop injects (continuation nudges, reminders).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Language {
+    #[default]
     En,
     Zh,
 }

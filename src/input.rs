@@ -42,6 +42,10 @@ pub trait Input<'a>: Sized {
     fn property(&self, key: &str) -> Result<Option<Self>>;
     /// `Object.keys(value)`, for objects.
     fn keys(&self) -> Result<Vec<String>>;
+    /// zod's `isPlainObject`, which a record requires: an object (not an array) whose
+    /// `constructor` is absent or not a function, or whose prototype owns `isPrototypeOf`
+    /// (so `{}` and `Object.create(null)`, not a `Map`, a `Date` or a class instance).
+    fn is_plain_object(&self) -> Result<bool>;
     /// `value.length`, for arrays.
     fn item_count(&self) -> Result<usize>;
     /// `value[index]`, for arrays.
@@ -105,6 +109,10 @@ impl<'a> Input<'a> for &'a Value<'a> {
             }
         }
         Ok(keys)
+    }
+
+    fn is_plain_object(&self) -> Result<bool> {
+        Ok(matches!(self, Value::Object(_)))
     }
 
     fn item_count(&self) -> Result<usize> {

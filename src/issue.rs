@@ -30,6 +30,8 @@ pub enum Expected {
     Int,
     Boolean,
     Null,
+    /// A plain object used as a map (zod's `z.record`).
+    Record,
 }
 
 /// What a size limit was measured on (zod's `origin`).
@@ -351,6 +353,7 @@ impl Expected {
             Expected::Int => "int",
             Expected::Boolean => "boolean",
             Expected::Null => "null",
+            Expected::Record => "record",
         }
     }
 }

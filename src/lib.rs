@@ -85,6 +85,8 @@
 //! A host with its own loop can use the pieces: [`planner::PlannerState`] (the todo list
 //! and the overuse guard: `record_iteration` with each response's tool names, then
 //! `apply_write_todos` per call) and [`reasoning::ReasoningLog`] (the tagged trail).
+//! [`compose::compose`] builds the system prompt: the agent's own prompt, planloop's
+//! shared components and the host's, in a fixed order.
 //!
 //! Bad input never panics: it is a [`error::Error`] with a stable code, or, for a
 //! model's tool arguments, validation issues shaped exactly as zod 4 reports them
@@ -93,6 +95,7 @@
 pub mod approval;
 pub mod args;
 pub mod capsule;
+pub mod compose;
 pub mod config;
 pub mod continuation;
 pub mod dialects;

@@ -102,7 +102,7 @@ fn read<'x>(p: &mut Parser<'x>, schema: &'x Schema) -> Option<Value<'x>> {
             Some(b'n') => p.literal("null").ok().map(|_| Value::Null),
             _ => read(p, inner),
         },
-        Schema::AnyOf(_) | Schema::Any => None,
+        Schema::Record(_) | Schema::AnyOf(_) | Schema::Any => None,
     }
 }
 

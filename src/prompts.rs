@@ -1,5 +1,6 @@
-//! Every text planloop puts in front of a model, in English and Chinese. Long templates
-//! live in `src/prompts/*.md`; `{{{key}}}` marks where values go.
+//! Every text planloop puts in front of a model, in English and Chinese: the messages of
+//! a turn and the parts of a composed system prompt. Long templates live in
+//! `src/prompts/*.md`; `{{{key}}}` marks where values go.
 
 use crate::config::Language;
 
@@ -9,31 +10,114 @@ const REMINDER_EN: &str = include_str!("prompts/reminder.en.md");
 const REMINDER_ZH: &str = include_str!("prompts/reminder.zh.md");
 const RESUME_EN: &str = include_str!("prompts/resume.en.md");
 const RESUME_ZH: &str = include_str!("prompts/resume.zh.md");
+const CORE_EN: &str = include_str!("prompts/core.en.md");
+const CORE_ZH: &str = include_str!("prompts/core.zh.md");
+const PLANNER_TOOLS_EN: &str = include_str!("prompts/planner_tools.en.md");
+const PLANNER_TOOLS_ZH: &str = include_str!("prompts/planner_tools.zh.md");
+const CONTINUATION_PROTOCOL_EN: &str = include_str!("prompts/continuation_protocol.en.md");
+const CONTINUATION_PROTOCOL_ZH: &str = include_str!("prompts/continuation_protocol.zh.md");
+const TOOL_GUIDELINES_EN: &str = include_str!("prompts/tool_guidelines.en.md");
+const TOOL_GUIDELINES_ZH: &str = include_str!("prompts/tool_guidelines.zh.md");
+const CURRENT_PLAN_EN: &str = include_str!("prompts/current_plan.en.md");
+const CURRENT_PLAN_ZH: &str = include_str!("prompts/current_plan.zh.md");
 
-/// Replaces each `{{{key}}}` in `template` with its value; unknown keys stay as they are.
+/// A piece of a template: literal text, or a `{{{key}}}` placeholder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Piece<'t> {
+    Text(&'t str),
+    /// `key` is what stands between the braces; `text` is the whole `{{{key}}}`.
+    Placeholder {
+        key: &'t str,
+        text: &'t str,
+    },
+}
+
+/// The pieces of `template`, in order. A key has no whitespace or braces, so prose or
+/// code that happens to hold `{{{` is left alone, and `{{{{x}}}` is `{` then `{{{x}}}`.
+pub fn pieces(template: &str) -> impl Iterator<Item = Piece<'_>> {
+    let mut rest = template;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        if let Some(key) = placeholder_key(rest) {
+            let (text, after) = rest.split_at(key.len() + 6);
+            rest = after;
+            return Some(Piece::Placeholder { key, text });
+        }
+        // Literal text up to the next placeholder; the first character is literal.
+        let mut from = rest.chars().next().map_or(0, char::len_utf8);
+        let end = loop {
+            match rest[from..].find("{{{") {
+                Some(i) if placeholder_key(&rest[from + i..]).is_some() => break from + i,
+                Some(i) => from += i + 1,
+                None => break rest.len(),
+            }
+        };
+        let (text, after) = rest.split_at(end);
+        rest = after;
+        Some(Piece::Text(text))
+    })
+}
+
+/// The key of the placeholder `text` starts with, if it starts with one.
+fn placeholder_key(text: &str) -> Option<&str> {
+    let after = text.strip_prefix("{{{")?;
+    let end = after.find(|c: char| c.is_whitespace() || c == '{' || c == '}')?;
+    (end > 0 && after[end..].starts_with("}}}")).then(|| &after[..end])
+}
+
+/// Replaces each `{{{key}}}` in `template` with its value, once: a value's own text is
+/// never scanned. Unknown keys stay as they are.
 pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
     let mut out = String::with_capacity(template.len());
-    let mut rest = template;
-    while let Some(start) = rest.find("{{{") {
-        out.push_str(&rest[..start]);
-        let after = &rest[start + 3..];
-        match after.find("}}}") {
-            Some(end) => {
-                let key = &after[..end];
-                match values.iter().find(|(k, _)| *k == key) {
-                    Some((_, value)) => out.push_str(value),
-                    None => out.push_str(&rest[start..start + 3 + end + 3]),
-                }
-                rest = &after[end + 3..];
-            }
-            None => {
-                out.push_str(&rest[start..]);
-                rest = "";
+    for piece in pieces(template) {
+        match piece {
+            Piece::Text(text) => out.push_str(text),
+            Piece::Placeholder { key, text } => {
+                out.push_str(values.iter().find(|(k, _)| *k == key).map_or(text, |(_, value)| value))
             }
         }
     }
-    out.push_str(rest);
     out
+}
+
+/// planloop's built-in text for a part of a composed system prompt (see `compose`),
+/// under its own heading; `None` for a part it has no text for.
+pub fn section(name: &str, language: Language) -> Option<&'static str> {
+    let text = match (name, language) {
+        ("core", Language::En) => CORE_EN,
+        ("core", Language::Zh) => CORE_ZH,
+        ("planner_tools", Language::En) => PLANNER_TOOLS_EN,
+        ("planner_tools", Language::Zh) => PLANNER_TOOLS_ZH,
+        ("continuation_protocol", Language::En) => CONTINUATION_PROTOCOL_EN,
+        ("continuation_protocol", Language::Zh) => CONTINUATION_PROTOCOL_ZH,
+        ("tool_guidelines", Language::En) => TOOL_GUIDELINES_EN,
+        ("tool_guidelines", Language::Zh) => TOOL_GUIDELINES_ZH,
+        _ => return None,
+    };
+    Some(text.trim_end())
+}
+
+/// Seed 001's current-plan block: the task, the current step (`counts` is its number and
+/// the number of steps) and how to move on. Without a step, the model is asked to plan
+/// its steps first, as `[Step]` lines (seed 001, problem 1).
+pub fn current_plan(language: Language, goal: &str, step: Option<&str>, counts: Option<(u32, u32)>) -> String {
+    let step = match (language, step, counts) {
+        (Language::En, Some(step), Some((n, total))) => format!("Current step ({n}/{total}): {step}"),
+        (Language::En, Some(step), None) => format!("Current step: {step}"),
+        (Language::En, None, _) => {
+            "Plan your steps first: one per line, as \"[Step] description\", then carry them out in order.".to_owned()
+        }
+        (Language::Zh, Some(step), Some((n, total))) => format!("当前步骤 ({n}/{total}): {step}"),
+        (Language::Zh, Some(step), None) => format!("当前步骤: {step}"),
+        (Language::Zh, None, _) => "请先规划任务步骤，每行一个，使用 \"[Step] 描述\" 格式，然后按顺序执行。".to_owned(),
+    };
+    let template = match language {
+        Language::En => CURRENT_PLAN_EN,
+        Language::Zh => CURRENT_PLAN_ZH,
+    };
+    fill(template, &[("goal", goal), ("step", &step)]).trim_end().to_owned()
 }
 
 /// How the model marks its plan finished, named in the continuation message.
@@ -211,6 +295,39 @@ mod tests {
     fn fill_substitutes_known_keys_only() {
         assert_eq!(fill("a {{{x}}} b {{{y}}} {{{x}}}", &[("x", "1")]), "a 1 b {{{y}}} 1");
         assert_eq!(fill("open {{{x", &[("x", "1")]), "open {{{x");
+        assert_eq!(fill("{{{x}}}", &[("x", "{{{x}}}")]), "{{{x}}}", "a value is not scanned again");
+    }
+
+    #[test]
+    fn a_placeholder_key_has_no_whitespace_or_braces() {
+        let all = |t: &'static str| pieces(t).collect::<Vec<_>>();
+        assert_eq!(
+            all("{{{{x}}}}"),
+            [Piece::Text("{"), Piece::Placeholder { key: "x", text: "{{{x}}}" }, Piece::Text("}")]
+        );
+        assert_eq!(
+            all("{{{a b}}} {{{}}} {{{a{{{b}}}"),
+            [Piece::Text("{{{a b}}} {{{}}} {{{a"), Piece::Placeholder { key: "b", text: "{{{b}}}" }]
+        );
+        assert_eq!(all("é{{{ü}}}"), [Piece::Text("é"), Piece::Placeholder { key: "ü", text: "{{{ü}}}" }]);
+        assert_eq!(all(""), []);
+    }
+
+    #[test]
+    fn the_continuation_protocol_shows_the_object_planloop_reads_where_it_says_to_put_it() {
+        use crate::continuation::{read, ReportedProgress, Source, Status};
+        for language in [Language::En, Language::Zh] {
+            let text = section("continuation_protocol", language).unwrap();
+            let example = text.split("```json\n").nth(1).and_then(|rest| rest.split("\n```").next()).unwrap();
+            for reply in [format!("Step 3 is done.\n{example}"), format!("Step 3 is done.\n```json\n{example}\n```")] {
+                let reading = read(&reply, true);
+                assert_eq!(reading.answer, "Step 3 is done.");
+                assert_eq!((reading.signal.status, reading.signal.source), (Status::Continue, Source::Explicit));
+                let progress =
+                    ReportedProgress { current_step: Some(3), total_steps: Some(5), completion_percentage: Some(60.0) };
+                assert_eq!(reading.signal.progress, Some(progress));
+            }
+        }
     }
 
     #[test]

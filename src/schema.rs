@@ -5,8 +5,10 @@
 //! what this module accepts all come from one definition. This module reads the subset
 //! of JSON Schema those types produce and validates the way zod 4's `safeParse` does:
 //! properties in schema order, unknown keys stripped (or reported, for strict objects),
-//! strings measured in code points, an array over its `maxItems` reported alone, and
-//! length checks applied even to values of the wrong type when they have a `length`.
+//! strings measured in code points, an array over its `maxItems` reported alone,
+//! length checks applied even to values of the wrong type when they have a `length`, and
+//! records (`additionalProperties` with a schema) read as `z.record(z.string(), T)` reads
+//! them.
 
 use std::borrow::Cow;
 
@@ -23,6 +25,9 @@ pub enum Schema {
         properties: Vec<Property>,
         strict: bool,
     },
+    /// An object used as a map (`additionalProperties: <schema>`, no `properties`): zod's
+    /// `z.record(z.string(), values)`.
+    Record(Box<Schema>),
     Array {
         items: Box<Schema>,
         min_items: Option<f64>,
@@ -99,20 +104,7 @@ fn compile_typed(schema: &Value, type_name: Option<&str>) -> Result<Schema> {
     };
     let type_name = type_name.or_else(|| schema.get("type").and_then(Value::as_str));
     Ok(match type_name {
-        Some("object") => {
-            let required: Vec<&str> = match schema.get("required") {
-                Some(Value::Array(keys)) => keys.iter().filter_map(Value::as_str).collect(),
-                _ => Vec::new(),
-            };
-            let mut properties = Vec::new();
-            if let Some(Value::Object(members)) = schema.get("properties") {
-                for (key, property) in members {
-                    let required = required.contains(&key.as_ref());
-                    properties.push(Property { key: key.to_string(), schema: compile_value(property)?, required });
-                }
-            }
-            Schema::Object { properties, strict: schema.get("additionalProperties") == Some(&Value::Bool(false)) }
-        }
+        Some("object") => compile_object(schema)?,
         Some("array") => Schema::Array {
             items: Box::new(compile_value(schema.get("items").ok_or_else(|| unsupported("an array without items"))?)?),
             min_items: number("minItems"),
@@ -138,6 +130,29 @@ fn compile_typed(schema: &Value, type_name: Option<&str>) -> Result<Schema> {
         None if schema_is_empty(schema) => Schema::Any,
         None => return Err(unsupported("a schema without a type")),
     })
+}
+
+/// An object with `properties`, or a record (`additionalProperties` holding a schema).
+fn compile_object(schema: &Value) -> Result<Schema> {
+    let properties = schema.get("properties");
+    match (schema.get("additionalProperties"), properties) {
+        (Some(Value::Object(_)), Some(_)) => Err(unsupported("properties next to an additionalProperties schema")),
+        (Some(values @ Value::Object(_)), None) => Ok(Schema::Record(Box::new(compile_value(values)?))),
+        (additional, _) => {
+            let required: Vec<&str> = match schema.get("required") {
+                Some(Value::Array(keys)) => keys.iter().filter_map(Value::as_str).collect(),
+                _ => Vec::new(),
+            };
+            let mut compiled = Vec::new();
+            if let Some(Value::Object(members)) = properties {
+                for (key, property) in members {
+                    let required = required.contains(&key.as_ref());
+                    compiled.push(Property { key: key.to_string(), schema: compile_value(property)?, required });
+                }
+            }
+            Ok(Schema::Object { properties: compiled, strict: additional == Some(&Value::Bool(false)) })
+        }
+    }
 }
 
 /// `{}` or a schema with annotations only (`description`, `title`, `default`).
@@ -170,9 +185,10 @@ pub fn validate<'s, 'a, I: Input<'a>>(
 }
 
 /// Where the validator is, as borrowed keys: an owned path is made only for an issue.
-#[derive(Clone, Copy)]
 enum Step<'s> {
     Key(&'s str),
+    /// A record's key, which comes from the input rather than the schema.
+    Entry(String),
     Index(u32),
 }
 
@@ -187,6 +203,7 @@ impl<'s> Run<'s> {
             .iter()
             .map(|step| match step {
                 Step::Key(key) => PathSegment::Key((*key).to_owned()),
+                Step::Entry(key) => PathSegment::Key(key.clone()),
                 Step::Index(i) => PathSegment::Index(*i),
             })
             .collect()
@@ -195,6 +212,7 @@ impl<'s> Run<'s> {
     fn check<'a, I: Input<'a>>(&mut self, schema: &'s Schema, input: &I) -> Result<Parsed<'s>> {
         match schema {
             Schema::Object { properties, strict } => self.object(properties, *strict, input),
+            Schema::Record(values) => self.record(values, input),
             Schema::Array { items, min_items, max_items } => self.array(items, *min_items, *max_items, input),
             Schema::String { min_length, max_length } => self.string(*min_length, *max_length, input),
             Schema::Enum(values) => self.one_of(values, input),
@@ -243,6 +261,23 @@ impl<'s> Run<'s> {
             if !unknown.is_empty() {
                 self.issues.push(Issue::unrecognized_keys(unknown, &self.here()));
             }
+        }
+        Ok(Value::Object(members))
+    }
+
+    /// zod's record: a plain object only, its own enumerable keys in order (`__proto__`
+    /// skipped, as zod skips it), each value checked with the key in its path.
+    fn record<'a, I: Input<'a>>(&mut self, values: &'s Schema, input: &I) -> Result<Parsed<'s>> {
+        if !input.is_plain_object()? {
+            return self.wrong_type(Expected::Record, input);
+        }
+        let mut members = Vec::new();
+        for key in input.keys()?.into_iter().filter(|key| key != "__proto__") {
+            let value = input.property(&key)?.unwrap_or_else(I::undefined);
+            self.path.push(Step::Entry(key.clone()));
+            let parsed = self.check(values, &value);
+            self.path.pop();
+            members.push((Cow::Owned(key), parsed?));
         }
         Ok(Value::Object(members))
     }
@@ -452,10 +487,102 @@ impl schemars::JsonSchema for JsonSchemaObject {
     }
 }
 
+/// A JSON object used as a map, as zod's `z.record(z.string(), T)` reads it: its entries
+/// in input order (so issues and output follow what the host wrote), keys unique.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record<T>(pub Vec<(String, T)>);
+
+impl<T> Record<T> {
+    /// The value of `key`.
+    pub fn get(&self, key: &str) -> Option<&T> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+}
+
+impl<T> Default for Record<T> {
+    fn default() -> Self {
+        Record(Vec::new())
+    }
+}
+
+impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for Record<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
+        struct Entries<T>(std::marker::PhantomData<T>);
+        impl<'de, T: serde::Deserialize<'de>> serde::de::Visitor<'de> for Entries<T> {
+            type Value = Record<T>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> std::result::Result<Record<T>, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(entry) = map.next_entry()? {
+                    entries.push(entry);
+                }
+                Ok(Record(entries))
+            }
+        }
+        deserializer.deserialize_map(Entries(std::marker::PhantomData))
+    }
+}
+
+impl<T: schemars::JsonSchema> schemars::JsonSchema for Record<T> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        format!("Record_of_{}", T::schema_name()).into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "object", "additionalProperties": generator.subschema_for::<T>() })
+    }
+}
+
 /// A schemars transform for `Option` fields that must be present but may be `null`
 /// (`#[schemars(required, transform = nullable)]`).
 pub fn nullable(schema: &mut schemars::Schema) {
     if let Some(single) = schema.get("type").cloned() {
         schema.insert("type".to_owned(), serde_json::Value::from(vec![single, "null".into()]));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::issue::summarize;
+
+    fn check(schema: &Schema, json: &str) -> std::result::Result<Value<'static>, String> {
+        let document = json::parse(json.as_bytes()).unwrap();
+        let outcome = validate(schema, &*document).unwrap();
+        outcome.map(Value::into_owned).map_err(|issues| summarize(&issues))
+    }
+
+    #[test]
+    fn a_record_checks_each_value_at_its_key_and_keeps_the_input_order() {
+        let schema = compile(r#"{"type":"object","additionalProperties":{"type":"boolean"}}"#).unwrap();
+        assert_eq!(
+            check(&schema, r#"{"b": true, "__proto__": 5, "a": false}"#),
+            Ok(Value::Object(vec![("b".into(), Value::Bool(true)), ("a".into(), Value::Bool(false))])),
+            "zod skips __proto__"
+        );
+        assert_eq!(
+            check(&schema, r#"{"z": 1, "a": true, "b": "no"}"#),
+            Err("z: Invalid input: expected boolean, received number\nb: Invalid input: expected boolean, received string"
+                .into())
+        );
+        assert_eq!(check(&schema, "[]"), Err("Invalid input: expected record, received array".into()));
+        assert_eq!(check(&schema, "null"), Err("Invalid input: expected record, received null".into()));
+    }
+
+    #[test]
+    fn a_record_schema_next_to_properties_is_not_supported() {
+        let text = r#"{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":{"type":"string"}}"#;
+        assert_eq!(compile(text).unwrap_err().code, crate::error::ErrorCode::Internal);
+        let open = compile(r#"{"type":"object","additionalProperties":true}"#).unwrap();
+        assert!(
+            matches!(open, Schema::Object { strict: false, .. }),
+            "additionalProperties: true stays an open object"
+        );
     }
 }

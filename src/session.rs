@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::approval::{self, ApproveOptions, Basis, Grant, Proposal, ProposalStatus, RejectOptions, Scope, ToolClass};
 use crate::capsule::{ContextCapsule, ContextCapsuleInput};
+use crate::compose::CurrentPlan;
 use crate::config::{Language, OnLimit, SessionConfig, TodoDialect};
 use crate::continuation::{self, ReportedProgress, Status};
 use crate::dialects::{self, DialectArgs, Request};
@@ -454,6 +455,35 @@ impl Session {
 
     pub fn plan(&self) -> Option<&PlanState> {
         self.plan.as_ref()
+    }
+
+    /// Where the task stands, for the current-plan block of the system prompt: the goal
+    /// and the current step of the todo list, else of the recorded plan, else of the
+    /// text-tracked steps. `None` before the first turn.
+    pub fn current_plan(&self) -> Option<CurrentPlan> {
+        self.turn.as_ref()?;
+        let goal = self.goal();
+        let todos = self.planner.todos();
+        let counted = |index: usize, total: usize, step: &str| CurrentPlan {
+            goal: goal.clone(),
+            step: Some(step.to_owned()),
+            step_number: Some(index as u32 + 1),
+            total_steps: Some(total as u32),
+        };
+        let current = todos
+            .iter()
+            .position(|t| t.status == TodoStatus::InProgress)
+            .or_else(|| todos.iter().position(|t| t.status != TodoStatus::Completed));
+        if let Some(index) = current {
+            return Some(counted(index, todos.len(), &todos[index].content));
+        }
+        if let Some(plan) = &self.plan {
+            return Some(CurrentPlan { goal, step: plan.next_step.clone(), step_number: None, total_steps: None });
+        }
+        match self.active_step_plan().and_then(|p| p.current().map(|step| (p, step))) {
+            Some((plan, step)) => Some(counted(plan.current_step_index as usize, plan.steps.len(), &step.description)),
+            None => Some(CurrentPlan { goal, step: None, step_number: None, total_steps: None }),
+        }
     }
 
     /// How far the work has come: the model's own report when the continuation protocol
@@ -1187,7 +1217,7 @@ impl Session {
         }
     }
 
-    fn next_call(&self, now: f64) -> NextCall {
+    pub(crate) fn next_call(&self, now: f64) -> NextCall {
         let language: Language = self.config.language;
         let max = self.config.max_iterations;
         let (used, timed_out, stuck_out) = match &self.turn {

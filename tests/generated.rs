@@ -12,8 +12,8 @@ use schemars::JsonSchema;
 use serde_json::{Map, Value};
 
 use planloop::{
-    approval, capsule, config, dialects, error, events, exchange, guard, plan, planner, reasoning, review, snapshot,
-    todos, tools,
+    approval, capsule, compose, config, dialects, error, events, exchange, guard, plan, planner, reasoning, review,
+    snapshot, todos, tools,
 };
 
 fn check_or_bless(relative: &str, generated: &str) {
@@ -62,6 +62,8 @@ fn options_and_input_schemas_are_current() {
     check("history_options.json", input_schema::<reasoning::HistoryOptions>());
     check("planner_snapshot.json", input_schema::<planner::PlannerSnapshot>());
     check("context_capsule_input.json", input_schema::<capsule::ContextCapsuleInput>());
+    check("compose_input.json", input_schema::<compose::ComposeInput>());
+    check("prompt_parts.json", input_schema::<compose::PromptParts>());
     check("session_config.json", input_schema::<config::SessionConfig>());
     check("begin_turn.json", input_schema::<exchange::BeginTurn>());
     check("model_response.json", input_schema::<exchange::ModelResponse>());
@@ -83,6 +85,7 @@ fn typescript_types_are_current() {
     ts.add::<guard::IterationVerdict>(Contract::Output);
     ts.add::<reasoning::ReasoningEvent>(Contract::Output);
     ts.add::<capsule::ContextCapsule>(Contract::Output);
+    ts.add::<compose::Composed>(Contract::Output);
     ts.add::<tools::ToolDefinition>(Contract::Output);
     ts.add::<error::ErrorCode>(Contract::Output);
     ts.add::<error::ErrorData>(Contract::Output);
@@ -100,6 +103,8 @@ fn typescript_types_are_current() {
     ts.add::<planner::PlannerOptions>(Contract::Input);
     ts.add::<reasoning::HistoryOptions>(Contract::Input);
     ts.add::<capsule::ContextCapsuleInput>(Contract::Input);
+    ts.add::<compose::ComposeInput>(Contract::Input);
+    ts.add::<compose::PromptParts>(Contract::Input);
     ts.add::<config::SessionConfig>(Contract::Input);
     ts.add::<exchange::BeginTurn>(Contract::Input);
     ts.add::<exchange::ModelResponse>(Contract::Input);
@@ -284,7 +289,12 @@ fn object_type(map: &Map<String, Value>, indent: &str) -> String {
     let empty = Map::new();
     let properties = map.get("properties").and_then(Value::as_object).unwrap_or(&empty);
     if properties.is_empty() {
-        return "{ [key: string]: unknown }".into();
+        // A record (`additionalProperties` with a schema), or any object.
+        let values = match map.get("additionalProperties") {
+            Some(values @ Value::Object(_)) => type_of(values, indent),
+            _ => "unknown".into(),
+        };
+        return format!("{{ [key: string]: {values} }}");
     }
     let required: Vec<&str> = map
         .get("required")

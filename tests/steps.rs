@@ -135,3 +135,45 @@ fn chinese_continue_resumes_with_a_chinese_summary() {
         start.message
     );
 }
+
+#[test]
+fn the_system_prompt_carries_the_current_step_and_the_budget() {
+    use planloop::compose::PromptParts;
+    let parts = || PromptParts {
+        base: "You are a finance assistant.".into(),
+        components: Vec::new(),
+        features: Default::default(),
+        values: Default::default(),
+    };
+    let mut d = Drive::new(SessionConfig { max_iterations: 5, ..config() });
+    assert!(d.session.current_plan().is_none(), "no turn, no plan block");
+    d.begin("Chart the revenue");
+    let first = d.session.system_prompt(parts(), d.now).unwrap();
+    assert_eq!(first.components, ["base", "core", "plan", "planner_tools", "tool_guidelines", "budget"]);
+    assert!(first.prompt.contains("Task: Chart the revenue\nPlan your steps first"), "{}", first.prompt);
+    assert!(first.prompt.ends_with("Tool rounds remaining: 4 of 4."));
+    d.act("[Step] Download\n[Step] Extract\n[Step] Chart", vec![call("1", "fetch", "{}")]);
+    d.act("[Done]", vec![call("2", "fetch", "{}")]);
+    let later = d.session.system_prompt(parts(), d.now).unwrap().prompt;
+    assert!(later.contains("Task: Chart the revenue\nCurrent step (2/3): Extract"), "{later}");
+    assert!(later.ends_with("Tool rounds remaining: 2 of 4."), "{later}");
+    // A todo list, when there is one, is the plan the block shows.
+    d.act("", vec![call("t", "write_todos", &support::todos(&[("a", "completed"), ("b", "in_progress")]))]);
+    let todos = d.session.system_prompt(parts(), d.now).unwrap().prompt;
+    assert!(todos.contains("Current step (2/2): Do b"), "{todos}");
+    // The continuation protocol's instructions come with the protocol, in the session's language.
+    let mut zh = Drive::new(SessionConfig {
+        language: Language::Zh,
+        continuation_protocol: planloop::config::ContinuationProtocol { enabled: true, require_explicit_signal: true },
+        ..config()
+    });
+    zh.begin("整理笔记");
+    let composed = zh.session.system_prompt(parts(), zh.now).unwrap();
+    assert!(composed.components.contains(&"continuation_protocol".to_owned()));
+    assert!(composed.prompt.contains("当前任务: 整理笔记"), "{}", composed.prompt);
+    // A bad toggle names the argument as the session's API does.
+    let mut bad = parts();
+    bad.features.0.push(("core".into(), false));
+    let error = zh.session.system_prompt(bad, zh.now).unwrap_err();
+    assert_eq!(error.data.argument.as_deref(), Some("parts"));
+}

@@ -1,10 +1,11 @@
-//! The free functions: write_todos validation, schemas, reflection, capsules.
+//! The free functions: write_todos validation, schemas, reflection, capsules, prompts.
 
 use wasm_bindgen::prelude::*;
 
-use super::convert::{object, string, to_js, to_js_through_json, whole_or, Throw};
+use super::convert::{object, options, string, to_js, to_js_through_json, whole_or, Throw};
 use super::js_input::ToolArgs;
 use crate::capsule::{ContextCapsule, CONTEXT_CAPSULE_INPUT_SCHEMA};
+use crate::compose::{compose, COMPOSE_INPUT_SCHEMA};
 use crate::reflection::{extract_reflection, DEFAULT_MAX_CHARS};
 use crate::{todos, tools};
 
@@ -51,4 +52,14 @@ pub fn context_capsule(
     #[wasm_bindgen(js_name = input, unchecked_param_type = "ContextCapsuleInput")] input_value: JsValue,
 ) -> Result<JsValue, JsValue> {
     to_js(&ContextCapsule::new(object(input_value, "input", CONTEXT_CAPSULE_INPUT_SCHEMA)?))
+}
+
+/// Composes a system prompt: the agent's own prompt, then planloop's parts and the
+/// user's components in a fixed order, with `{{{key}}}` values filled in. A broken rule
+/// (a misspelt toggle, `core: false`, a duplicate name) is an `invalid_options` error.
+#[wasm_bindgen(js_name = composePrompt, unchecked_return_type = "Composed")]
+pub fn compose_prompt(
+    #[wasm_bindgen(js_name = input, unchecked_param_type = "ComposeInput")] input_value: JsValue,
+) -> Result<JsValue, JsValue> {
+    to_js(&compose(&options(input_value, "input", COMPOSE_INPUT_SCHEMA)?).throw()?)
 }

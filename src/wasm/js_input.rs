@@ -170,6 +170,23 @@ impl<'a> Input<'a> for JsInput {
         Ok(keys.iter().filter_map(|k| k.as_string()).collect())
     }
 
+    fn is_plain_object(&self) -> Result<bool> {
+        if self.kind != Kind::Object {
+            return Ok(false);
+        }
+        let constructor = Reflect::get(&self.value, &"constructor".into()).map_err(host_exception)?;
+        if !constructor.is_function() {
+            return Ok(true);
+        }
+        let prototype = Reflect::get(&constructor, &"prototype".into()).map_err(host_exception)?;
+        if !prototype.is_object() || is_array(&prototype).map_err(host_exception)? {
+            return Ok(false);
+        }
+        let own =
+            Reflect::get_own_property_descriptor(prototype.unchecked_ref::<js_sys::Object>(), &"isPrototypeOf".into());
+        Ok(!own.map_err(host_exception)?.is_undefined())
+    }
+
     fn item_count(&self) -> Result<usize> {
         Ok(self.value.unchecked_ref::<Array>().length() as usize)
     }

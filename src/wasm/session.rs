@@ -4,6 +4,7 @@ use wasm_bindgen::prelude::*;
 
 use super::convert::{json_text_of, object, options, string, time, to_js, to_js_through_json, Throw};
 use crate::approval::{APPROVE_OPTIONS_SCHEMA, REJECT_OPTIONS_SCHEMA};
+use crate::compose::PROMPT_PARTS_SCHEMA;
 use crate::config::SESSION_CONFIG_SCHEMA;
 use crate::exchange::{BEGIN_TURN_SCHEMA, MODEL_RESPONSE_SCHEMA, TOOL_RESULTS_SCHEMA};
 use crate::{session, tools};
@@ -40,6 +41,19 @@ impl Session {
     #[wasm_bindgen(js_name = stepPlan, unchecked_return_type = "StepPlan | null")]
     pub fn step_plan(&self) -> Result<JsValue, JsValue> {
         to_js(&self.0.step_plan())
+    }
+
+    /// The system prompt for the next model call (see `composePrompt`): `parts` are the
+    /// host's (`base`, `components`, `features`, `values`); the session adds its language,
+    /// the current-plan block, the budget line and, when on, the continuation protocol.
+    #[wasm_bindgen(js_name = systemPrompt, unchecked_return_type = "Composed")]
+    pub fn system_prompt(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "PromptParts")] parts: JsValue,
+        #[wasm_bindgen(js_name = nowMs, unchecked_param_type = "number")] now_ms: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let (parts, now_ms) = (options(parts, "parts", PROMPT_PARTS_SCHEMA)?, time(now_ms, "nowMs")?);
+        to_js(&self.0.system_prompt(parts, now_ms).throw()?)
     }
 
     /// Starts a turn with a user message. A plan review waiting for this user and chat

@@ -80,11 +80,71 @@ export type BeginTurn = {
     review?: PlanReview | null;
 };
 
+/** The tool rounds left, as a session's `next` reports them. */
+export type Budget = {
+    /**
+     * Tool rounds left (at most `total`).
+     * At most 100000.
+     */
+    remaining: number;
+    /**
+     * Tool rounds in all.
+     * At least 1.
+     * At most 100000.
+     */
+    total: number;
+};
+
 /** How a step was completed. */
 export type CompletedBy = "marker" | "transition" | "timeout" | "final_answer";
 
 /** How much a task needs. */
 export type Complexity = "simple" | "complex";
+
+/** What `composePrompt` takes. Only `base` is required. */
+export type ComposeInput = {
+    /**
+     * The agent's own prompt; it comes first.
+     * At most 1000000 characters.
+     */
+    base: string;
+    /**
+     * The user's components, each name once.
+     * At most 256 items.
+     */
+    components?: PromptComponent[];
+    /**
+     * Parts on or off by name. On unless set: `core` (which cannot be turned off),
+     * `plan` and `budget` when given, `planner_tools`, `tool_guidelines`,
+     * `output_format` when it has a text, and the user's components. Off unless set:
+     * `continuation_protocol`. A name that is no part is an error.
+     */
+    features?: { [key: string]: boolean };
+    /**
+     * Text for each `{{{key}}}` in the base prompt and the components (each value at
+     * most 1,000,000 characters). Keys without a value stay as written and are listed
+     * in `unresolved`.
+     */
+    values?: { [key: string]: string };
+    /**
+     * The language of planloop's texts (`"en"` unless set).
+     * @default "en"
+     */
+    language?: Language;
+    /** The task and its current step. */
+    plan?: CurrentPlan | null;
+    /** The tool rounds left, as the last line. */
+    budget?: Budget | null;
+};
+
+/** A composed system prompt. */
+export type Composed = {
+    prompt: string;
+    /** The parts in the prompt, in order: `base` first (unless it is empty). */
+    components: string[];
+    /** The `{{{keys}}}` left in the prompt for want of a value, each once, in order. */
+    unresolved: string[];
+};
 
 /** A bounded summary of a run, for a parent agent or the next turn. */
 export type ContextCapsule = {
@@ -138,6 +198,34 @@ export type ContinuationProtocol = {
 
 /** Why the model is asked to go on. */
 export type ContinueReason = "plan_unfinished" | "continuation_signal" | "empty_reply" | "stuck";
+
+/** Where the task stands, for seed 001's current-plan block. */
+export type CurrentPlan = {
+    /**
+     * The task, as the user asked for it.
+     * At least 1 character.
+     * At most 10000 characters.
+     */
+    goal: string;
+    /**
+     * The step under way; without one, the model is asked to plan its steps first.
+     * At least 1 character.
+     * At most 10000 characters.
+     */
+    step?: string | null;
+    /**
+     * The current step's number, from 1 (with `totalSteps`).
+     * At least 1.
+     * At most 10000.
+     */
+    stepNumber?: number;
+    /**
+     * How many steps the plan has (with `stepNumber`).
+     * At least 1.
+     * At most 10000.
+     */
+    totalSteps?: number;
+};
 
 /**
  * A rule of planloop's own that zod has no code for (zod's `custom`), such as a tool
@@ -303,7 +391,7 @@ export type Event = {
 export type ExitReason = "final_answer" | "safety_valve" | "stuck" | "max_iterations" | "timeout";
 
 /** The type a value was expected to have. */
-export type Expected = "object" | "array" | "string" | "number" | "int" | "boolean" | "null";
+export type Expected = "object" | "array" | "string" | "number" | "int" | "boolean" | "null" | "record";
 
 /** A standing approval given with `scope: "always"`. */
 export type Grant = {
@@ -592,6 +680,53 @@ export type Progress = {
 
 /** Where the progress figures come from. */
 export type ProgressSource = "continuation" | "todos" | "plan" | "steps" | "none";
+
+/** A component of the user's own, such as house rules or an output format. */
+export type PromptComponent = {
+    /**
+     * Lowercase letters, digits and `_`, starting with a letter. A shared component's
+     * name (`core`, `continuation_protocol`, `tool_guidelines`, `output_format`) replaces
+     * planloop's text for it, in its place.
+     * At least 1 character.
+     * At most 64 characters.
+     */
+    name: string;
+    /**
+     * Used as it is, without a heading of planloop's.
+     * At most 100000 characters.
+     */
+    text: string;
+};
+
+/**
+ * The parts of a prompt the host writes: the base prompt, its components, the toggles
+ * and the values. `Session::system_prompt` takes these alone and fills in the rest.
+ */
+export type PromptParts = {
+    /**
+     * The agent's own prompt; it comes first.
+     * At most 1000000 characters.
+     */
+    base: string;
+    /**
+     * The user's components, each name once.
+     * At most 256 items.
+     */
+    components?: PromptComponent[];
+    /**
+     * Parts on or off by name. On unless set: `core` (which cannot be turned off),
+     * `plan` and `budget` when given, `planner_tools`, `tool_guidelines`,
+     * `output_format` when it has a text, and the user's components. Off unless set:
+     * `continuation_protocol`. A name that is no part is an error.
+     */
+    features?: { [key: string]: boolean };
+    /**
+     * Text for each `{{{key}}}` in the base prompt and the components (each value at
+     * most 1,000,000 characters). Keys without a value stay as written and are listed
+     * in `unresolved`.
+     */
+    values?: { [key: string]: string };
+};
 
 /** A call that waits for the user. */
 export type Proposal = {

@@ -30,6 +30,7 @@ test("every runtime export is declared, and every declared value exists", () => 
     "PlannerState",
     "ReasoningLog",
     "Session",
+    "composePrompt",
     "contextCapsule",
     "extractReflection",
     "toolDefinitions",

@@ -17,7 +17,7 @@ const readme = readFileSync(`${root}README.md`, "utf8");
 const examples = [...readme.matchAll(/```ts\n([\s\S]*?)```\s*\nprints:\s*\n\s*```text\n([\s\S]*?)```/g)];
 
 test("the README has its examples", () => {
-  assert.equal(examples.length, 5);
+  assert.equal(examples.length, 6);
 });
 
 const compilerOptions = { strict: true, target: "ES2022", typeRoots: [`${root}node_modules/@types`], outDir: "." };

@@ -1,6 +1,7 @@
 // Uses every export of pkg/planloop.d.ts under `tsc --strict`: the types must let a
 // host write this without casts, and must reject what the comments say they reject.
 import {
+  composePrompt,
   contextCapsule,
   extractReflection,
   PlannerState,
@@ -10,6 +11,8 @@ import {
   toolDefinitions,
   validateWriteTodos,
   writeTodosJsonSchema,
+  type ComposeInput,
+  type Composed,
   type ContextCapsule,
   type Decision,
   type Event,
@@ -105,6 +108,28 @@ const capsule: ContextCapsule = contextCapsule({ goal: "Summarize Q3", planSnaps
 const tools: ToolDefinition[] = toolDefinitions();
 const parameters: { [key: string]: unknown } = writeTodosJsonSchema();
 
+// composePrompt: every key but `base` optional; toggles and values are records.
+const composeInput: ComposeInput = {
+  base: "You are a research assistant for {{{team}}}.",
+  language: "zh",
+  components: [{ name: "house_style", text: "Short paragraphs." }],
+  features: { continuation_protocol: true, house_style: false },
+  values: { team: "Finance" },
+  plan: { goal: "Summarize Q3", step: null },
+  budget: { remaining: 3, total: 5 },
+};
+const composed: Composed = composePrompt(composeInput);
+const composedText: string = composed.prompt;
+const composedParts: string[] = [...composed.components, ...composed.unresolved];
+composePrompt({ base: "Only the base." });
+// @ts-expect-error: a toggle is a boolean.
+composePrompt({ base: "b", features: { core: "yes" } });
+// @ts-expect-error: the language is "en" or "zh".
+composePrompt({ base: "b", language: "fr" });
+// @ts-expect-error: base is required.
+composePrompt({ values: { a: "b" } });
+void [composedText, composedParts];
+
 // Session: decisions narrow on `type`, events on `type`.
 const session = new Session({
   maxIterations: 10,
@@ -174,6 +199,12 @@ switch (decision.type) {
 }
 const open: Proposal[] = session.proposals();
 void open;
+
+// The session's own system prompt: the host's parts only.
+const systemPrompt: Composed = session.systemPrompt({ base: "You are Ada.", features: { planner_tools: false } }, now);
+void systemPrompt.unresolved;
+// @ts-expect-error: the session fills in the plan itself.
+session.systemPrompt({ base: "b", plan: { goal: "g" } }, now);
 
 // Snapshots: plain JSON out, a Session back (from the object or its text).
 const saved: SessionSnapshot = session.snapshot();
