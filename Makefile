@@ -12,10 +12,12 @@ setup:
 	@./scripts/setup.sh
 
 # pkg/ is the npm package: the Node build at its root, the browser (ES module) build in pkg/web.
+# The reference chain runner (www/runner, TypeScript) compiles to target/www.
 build: setup
 	$(WASM_PACK) --target nodejs --out-dir pkg
 	$(WASM_PACK) --target web --out-dir pkg/web
 	node scripts/package.mjs
+	tsc -p www/tsconfig.json
 
 demo: demo-cli
 
@@ -29,4 +31,4 @@ bench: build
 	node scripts/bench.mjs
 
 clean:
-	rm -rf pkg target/ts target/readme
+	rm -rf pkg target/ts target/readme target/www

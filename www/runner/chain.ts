@@ -1,0 +1,219 @@
+// The reference chain runner: a small ReAct loop that drives a planloop Session exactly
+// as its drive contract says. The host brings the model (a ChatModel), its tools, an
+// approval callback, an event sink and a snapshot store; planloop decides every step.
+import type {
+  Composed,
+  Decision,
+  Event,
+  ModelResponse,
+  PlanReview,
+  PromptParts,
+  Proposal,
+  Session,
+  ToolCall,
+  ToolDefinition,
+  ToolMessage,
+} from "planloop";
+
+/** One message of the conversation, in the shape every adapter maps from. */
+export type ChatMessage =
+  | { role: "system" | "user"; content: string }
+  | { role: "assistant"; content: string | null; toolCalls: ToolCall[] }
+  | { role: "tool"; toolCallId: string; name: string; content: string; isError: boolean };
+
+/** What the runner asks of a model: the conversation and the tools it may call now. */
+export interface ChatRequest {
+  messages: ChatMessage[];
+  /** Empty when planloop withholds tools (the last call of a turn). */
+  tools: ToolDefinition[];
+}
+
+/** A chat model; adapters wrap LangChain.js, the AI SDK or an OpenAI-compatible endpoint. */
+export interface ChatModel {
+  complete(request: ChatRequest): Promise<ModelResponse>;
+}
+
+/** A host tool: what the model sees, and what runs it. */
+export interface HostTool {
+  definition: ToolDefinition;
+  run(args: unknown): Promise<unknown> | unknown;
+}
+
+/** The user's word on a proposal. */
+export type Verdict =
+  | { approve: true; editedArgs?: unknown; scope?: "once" | "always" }
+  | { approve: false; message?: string };
+
+/** Where a conversation is kept between runs: a file, localStorage, a database row. */
+export interface SnapshotStore {
+  load(): Promise<string | null> | string | null;
+  save(text: string): Promise<void> | void;
+}
+
+export interface RunnerOptions {
+  session: Session;
+  model: ChatModel;
+  tools?: HostTool[];
+  /** The agent's own prompt and components; the session adds the plan and the budget. */
+  prompt?: PromptParts;
+  /** Asked for each proposal; without it, every proposal is rejected. */
+  approve?: (proposal: Proposal) => Promise<Verdict> | Verdict;
+  onEvent?: (event: Event) => void;
+  store?: SnapshotStore;
+  /** The clock planloop reads (`Date.now` unless given). */
+  now?: () => number;
+}
+
+/** How a user message ended. */
+export type TurnOutcome =
+  | { type: "finalize"; answer: string; exitReason: string }
+  | { type: "pause" | "fail"; summary: string; exitReason: string }
+  | { type: "awaitPlanReview"; message: string; review: PlanReview };
+
+/** What a runner keeps besides the session: the conversation. */
+interface Saved {
+  snapshot: unknown;
+  messages: ChatMessage[];
+}
+
+export class ChainRunner {
+  session: Session;
+  messages: ChatMessage[] = [];
+  private readonly options: RunnerOptions;
+  private readonly now: () => number;
+
+  constructor(options: RunnerOptions) {
+    this.options = options;
+    this.session = options.session;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Restores the session and the conversation from the store, if it holds one. */
+  async restore(restore: (snapshot: unknown) => Session): Promise<boolean> {
+    const text = await this.options.store?.load();
+    if (text == null) return false;
+    const saved = JSON.parse(text) as Saved;
+    this.session = restore(saved.snapshot);
+    this.messages = saved.messages;
+    return true;
+  }
+
+  /** Runs one user message to its end: an answer, a pause, a failure or a plan review. */
+  async send(message: string): Promise<TurnOutcome> {
+    const start = this.session.beginTurn({ message, nowMs: this.now() });
+    this.messages.push({ role: "user", content: start.message });
+    let toolsWithheld = start.next.toolsWithheld;
+    for (;;) {
+      const response = await this.options.model.complete(this.request(toolsWithheld));
+      this.messages.push({ role: "assistant", content: response.text ?? null, toolCalls: calls(response) });
+      let decision: Decision | null = this.session.handleModelResponse(response, this.now());
+      while (decision?.type === "awaitApproval") decision = await this.settle(decision);
+      const outcome = await this.follow(decision);
+      this.flush();
+      await this.save();
+      if (outcome.done) return outcome.done;
+      toolsWithheld = outcome.toolsWithheld;
+    }
+  }
+
+  /** The conversation with the session's system prompt first, and the tools allowed now. */
+  private request(toolsWithheld: boolean): ChatRequest {
+    const prompt: Composed = this.session.systemPrompt(this.options.prompt ?? { base: "" }, this.now());
+    const tools = [...this.session.toolDefinitions(), ...(this.options.tools ?? []).map((t) => t.definition)];
+    return { messages: [{ role: "system", content: prompt.prompt }, ...this.messages], tools: toolsWithheld ? [] : tools };
+  }
+
+  /** Runs the read calls, asks about each proposal, and returns how the turn resumes. */
+  private async settle(decision: Extract<Decision, { type: "awaitApproval" }>): Promise<Decision | null> {
+    this.append(decision.replies);
+    await this.run(decision.calls);
+    let resumed: Decision | null = null;
+    for (const proposal of decision.proposals) {
+      const verdict = (await this.options.approve?.(proposal)) ?? { approve: false, message: "No one was asked." };
+      const outcome = verdict.approve
+        ? this.session.approve(proposal.actionId, { editedArgs: verdict.editedArgs, scope: verdict.scope ?? "once" }, this.now())
+        : this.session.reject(proposal.actionId, verdict.message === undefined ? {} : { message: verdict.message }, this.now());
+      resumed = outcome.resumed;
+    }
+    return resumed;
+  }
+
+  /** Does what a decision asks; `done` when the turn is over. */
+  private async follow(decision: Decision | null): Promise<{ done?: TurnOutcome; toolsWithheld: boolean }> {
+    switch (decision?.type) {
+      case "runTools":
+        this.append(decision.replies);
+        await this.run(decision.calls);
+        return { toolsWithheld: decision.next.toolsWithheld };
+      case "continue":
+        this.messages.push({ role: "user", content: decision.message });
+        return { toolsWithheld: decision.next.toolsWithheld };
+      case "finalize":
+        return { done: { type: "finalize", answer: decision.answer, exitReason: decision.exitReason }, toolsWithheld: false };
+      case "pause":
+      case "fail": {
+        this.closeDangling();
+        const summary = decision.type === "pause" ? decision.summary : decision.message;
+        return { done: { type: decision.type, summary, exitReason: decision.exitReason }, toolsWithheld: false };
+      }
+      case "awaitPlanReview":
+        this.append(decision.replies);
+        return { done: { type: "awaitPlanReview", message: decision.message, review: decision.review }, toolsWithheld: false };
+      default:
+        throw new Error("the turn resumed with no decision");
+    }
+  }
+
+  /** Runs host calls and hands their results to the session. */
+  private async run(toolCalls: ToolCall[]): Promise<void> {
+    if (toolCalls.length === 0) return;
+    const registry = new Map((this.options.tools ?? []).map((t) => [t.definition.name, t]));
+    const results = [];
+    for (const call of toolCalls) {
+      const tool = registry.get(call.name);
+      const started = this.now();
+      try {
+        if (!tool) throw new Error(`no tool named ${call.name}`);
+        results.push({ id: call.id, output: await tool.run(call.args), durationMs: this.now() - started });
+      } catch (error) {
+        results.push({ id: call.id, output: String(error instanceof Error ? error.message : error), isError: true });
+      }
+    }
+    this.append(this.session.handleToolResults(results, this.now()).messages);
+  }
+
+  /** A stopped turn leaves calls without results; providers refuse such a history. */
+  private closeDangling(): void {
+    const last = this.messages.at(-1);
+    if (last?.role !== "assistant") return;
+    for (const call of last.toolCalls) {
+      this.messages.push({ role: "tool", toolCallId: call.id, name: call.name, content: "Not run: the turn stopped at its limit.", isError: true });
+    }
+  }
+
+  private append(messages: ToolMessage[]): void {
+    for (const m of messages) this.messages.push({ role: "tool", toolCallId: m.toolCallId, name: m.name, content: m.content, isError: m.isError });
+  }
+
+  private flush(): void {
+    for (const event of this.session.drainEvents()) this.options.onEvent?.(event);
+  }
+
+  private async save(): Promise<void> {
+    const saved: Saved = { snapshot: this.session.snapshot(), messages: this.messages };
+    await this.options.store?.save(JSON.stringify(saved));
+  }
+}
+
+/** A response's tool calls as the conversation records them. */
+function calls(response: ModelResponse): ToolCall[] {
+  return (response.toolCalls ?? []).map((c) => ({ id: c.id, name: c.name, args: typeof c.args === "string" ? parse(c.args) : c.args }));
+}
+
+function parse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
