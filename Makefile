@@ -12,12 +12,14 @@ setup:
 	@./scripts/setup.sh
 
 # pkg/ is the npm package: the Node build at its root, the browser (ES module) build in pkg/web.
-# The reference chain runner (www/runner, TypeScript) compiles to target/www.
+# The reference chain runner (www/runner, TypeScript) compiles to target/www; the editor-plugin
+# bundle (one file, wasm inlined, runner included) is pkg/planloop.bundle.js.
 build: setup
 	$(WASM_PACK) --target nodejs --out-dir pkg
 	$(WASM_PACK) --target web --out-dir pkg/web
 	node scripts/package.mjs
 	tsc -p www/tsconfig.json
+	node scripts/bundle.mjs
 
 demo: demo-cli
 

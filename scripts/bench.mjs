@@ -133,4 +133,6 @@ for (let i = 0; i < 20; i++) {
   instantiateTimes.push(performance.now() - start);
 }
 console.log(`\nwasm: ${bytes.length.toLocaleString("en")} bytes raw, ${gzipSync(bytes, { level: 9 }).length.toLocaleString("en")} bytes gzip -9`);
+const bundle = readFileSync(new URL("../pkg/planloop.bundle.js", import.meta.url));
+console.log(`plugin bundle (pkg/planloop.bundle.js, wasm inlined, runner included): ${bundle.length.toLocaleString("en")} bytes raw, ${gzipSync(bundle, { level: 9 }).length.toLocaleString("en")} bytes gzip -9`);
 console.log(`compile (new WebAssembly.Module): ${median(compileTimes).toFixed(2)} ms median; instantiate + start (initSync): ${median(instantiateTimes).toFixed(2)} ms median`);
