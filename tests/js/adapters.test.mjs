@@ -1,0 +1,105 @@
+// The LangChain.js and AI SDK adapters against the real libraries, each with its own
+// scripted test model (no network): planloop's tool definitions reach the model, tool
+// calls come back, tool results go in as each library's own messages, a turn finishes.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { AIMessage, ToolMessage } from "@langchain/core/messages";
+import { MockLanguageModelV3 } from "ai/test";
+
+import { aiSdkChatModel } from "../../target/www/runner/ai-sdk.js";
+import { ChainRunner } from "../../target/www/runner/chain.js";
+import { langChainChatModel } from "../../target/www/runner/langchain.js";
+import { planloop } from "./support/pkg.mjs";
+
+const { Session } = planloop;
+
+const todos = (second) => ({ todos: [{ id: "find", content: "Find the Q3 note", status: "completed" }, { id: "write", content: "Summarize it", status: second }] });
+const search = { definition: { name: "search", description: "Search the notes", parameters: { type: "object", properties: { query: { type: "string" } } } }, run: () => "finance/q3.md" };
+
+/** Runs one turn through `model` and returns its outcome. */
+function runTurn(model) {
+  const runner = new ChainRunner({ session: new Session({ tools: { read: ["search"] } }), model, tools: [search], now: () => 1000 });
+  return runner.send("Summarize the Q3 note");
+}
+
+const finished = { type: "finalize", answer: "Q3 revenue rose 4%.", exitReason: "final_answer" };
+
+/** A LangChain chat model that answers from a script and records what it was given. */
+class ScriptedChatModel extends BaseChatModel {
+  constructor(script) {
+    super({});
+    this.script = script;
+    this.seen = [];
+    this.bound = [];
+  }
+
+  _llmType() {
+    return "scripted";
+  }
+
+  bindTools(tools) {
+    this.bound.push(tools);
+    return this;
+  }
+
+  async _generate(messages) {
+    this.seen.push(messages);
+    const message = this.script.shift();
+    return { generations: [{ text: typeof message.content === "string" ? message.content : "", message }] };
+  }
+}
+
+test("LangChain.js: bindTools gets planloop's schemas; AIMessage.tool_calls and ToolMessage carry the turn", async () => {
+  const model = new ScriptedChatModel([
+    new AIMessage({ content: "", tool_calls: [{ id: "c1", name: "write_todos", args: todos("in_progress") }, { id: "c2", name: "search", args: { query: "Q3" } }] }),
+    new AIMessage({ content: "I found it." }),
+    new AIMessage({ content: "", tool_calls: [{ id: "c3", name: "write_todos", args: todos("completed") }] }),
+    new AIMessage({ content: [{ type: "text", text: "Q3 revenue rose 4%." }] }),
+  ]);
+  assert.deepEqual(await runTurn(langChainChatModel(model)), finished);
+  assert.equal(model.seen.length, 4);
+  const bound = model.bound[0].map((t) => t.function);
+  assert.deepEqual(bound.slice(0, 3), new Session().toolDefinitions());
+  assert.deepEqual(bound.map((t) => t.name), ["write_todos", "plan", "plan_progress", "search"]);
+  const second = model.seen[1];
+  assert.equal(second[0].getType(), "system");
+  assert.deepEqual(second.filter((m) => m instanceof ToolMessage).map((m) => m.tool_call_id), ["c1", "c2"]);
+  assert.deepEqual(second.find((m) => m instanceof AIMessage).tool_calls.map((c) => c.id), ["c1", "c2"]);
+  assert.match(model.seen[2].at(-1).content, /^<plan-continuation>/, "the early stop was answered with a nudge");
+});
+
+/** An AI SDK V3 result with text or tool calls. */
+function generated({ text, calls = [] }) {
+  const content = [
+    ...(text ? [{ type: "text", text }] : []),
+    ...calls.map(([id, name, input]) => ({ type: "tool-call", toolCallId: id, toolName: name, input: JSON.stringify(input) })),
+  ];
+  return {
+    content,
+    finishReason: { unified: calls.length > 0 ? "tool-calls" : "stop", raw: undefined },
+    usage: { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } },
+    warnings: [],
+  };
+}
+
+test("AI SDK: generateText gets the tools as JSON Schemas, toolCalls come back, results go in as tool-result parts", async () => {
+  const model = new MockLanguageModelV3({
+    doGenerate: [
+      generated({ calls: [["c1", "write_todos", todos("in_progress")], ["c2", "search", { query: "Q3" }]] }),
+      generated({ text: "I found it." }),
+      generated({ calls: [["c3", "write_todos", todos("completed")]] }),
+      generated({ text: "Q3 revenue rose 4%." }),
+    ],
+  });
+  assert.deepEqual(await runTurn(aiSdkChatModel(model)), finished);
+  const calls = model.doGenerateCalls;
+  assert.equal(calls.length, 4);
+  const sent = calls[0].tools.map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema }));
+  assert.deepEqual(sent.slice(0, 3), new Session().toolDefinitions());
+  const second = calls[1].prompt;
+  const results = second.filter((m) => m.role === "tool").flatMap((m) => m.content).map((p) => [p.toolCallId, p.output.type]);
+  assert.deepEqual(results, [["c1", "text"], ["c2", "text"]]);
+  assert.match(calls[2].prompt.at(-1).content[0].text, /^<plan-continuation>/);
+});
