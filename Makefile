@@ -17,12 +17,15 @@ setup:
 build: setup
 	$(WASM_PACK) --target nodejs --out-dir pkg
 	$(WASM_PACK) --target web --out-dir pkg/web
-	node scripts/package.mjs
 	tsc -p www/tsconfig.json
+	node scripts/package.mjs
 	node scripts/bundle.mjs
 
-demo: demo-cli
+# The browser demo page, served on 127.0.0.1 (the address is printed).
+demo: build
+	node scripts/serve.mjs $(or $(PORT),8080)
 
+# The terminal walkthrough.
 demo-cli: build
 	node www/demo-cli.mjs
 

@@ -1,10 +1,16 @@
 // Completes pkg/package.json after the two wasm-pack builds: one package that Node
-// loads from its root and bundlers and browsers load from web/.
-import { readFileSync, writeFileSync } from "node:fs";
+// loads from its root and bundlers and browsers load from web/, with the reference chain
+// runner and its adapters (compiled from www/runner) under planloop/runner.
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
+
+const runner = new URL("../pkg/runner/", import.meta.url);
+cpSync(new URL("../target/www/runner/", import.meta.url), runner, { recursive: true });
+// The runner is ES modules; the package root is the CommonJS Node build.
+writeFileSync(new URL("package.json", runner), JSON.stringify({ type: "module" }) + "\n");
 
 const path = new URL("../pkg/package.json", import.meta.url);
 const pkg = JSON.parse(readFileSync(path, "utf8"));
-pkg.files = [...new Set([...(pkg.files ?? []), "web/planloop.js", "web/planloop_bg.wasm", "web/planloop.d.ts", "web/planloop_bg.wasm.d.ts"])];
+pkg.files = [...new Set([...(pkg.files ?? []), "web/planloop.js", "web/planloop_bg.wasm", "web/planloop.d.ts", "web/planloop_bg.wasm.d.ts", "runner/"])];
 pkg.exports = {
   ".": {
     types: "./planloop.d.ts",
@@ -15,6 +21,10 @@ pkg.exports = {
     types: "./web/planloop.d.ts",
     default: "./web/planloop.js",
   },
+  "./runner": { types: "./runner/chain.d.ts", default: "./runner/chain.js" },
+  "./runner/openai": { types: "./runner/openai.d.ts", default: "./runner/openai.js" },
+  "./runner/langchain": { types: "./runner/langchain.d.ts", default: "./runner/langchain.js" },
+  "./runner/ai-sdk": { types: "./runner/ai-sdk.d.ts", default: "./runner/ai-sdk.js" },
   "./package.json": "./package.json",
 };
 writeFileSync(path, JSON.stringify(pkg, null, 2) + "\n");

@@ -17,7 +17,7 @@ const readme = readFileSync(`${root}README.md`, "utf8");
 const examples = [...readme.matchAll(/```ts\n([\s\S]*?)```\s*\nprints:\s*\n\s*```text\n([\s\S]*?)```/g)];
 
 test("the README has its examples", () => {
-  assert.equal(examples.length, 6);
+  assert.equal(examples.length, 7);
 });
 
 const compilerOptions = { strict: true, target: "ES2022", typeRoots: [`${root}node_modules/@types`], outDir: "." };
@@ -30,10 +30,15 @@ function compile(dir, source, options) {
 }
 
 function runInNode(dir, source) {
-  compile(dir, source.replace(/from "planloop"/g, `from ${JSON.stringify(`${root}pkg/planloop`)}`), {
+  const local = source
+    .replace(/from "planloop\/runner"/g, `from ${JSON.stringify(`${root}pkg/runner/chain.js`)}`)
+    .replace(/from "planloop"/g, `from ${JSON.stringify(`${root}pkg/planloop`)}`);
+  compile(dir, local, {
     module: "commonjs",
     moduleResolution: "node",
     types: ["node"],
+    // The runner's types name the package.
+    paths: { planloop: [`${root}pkg/planloop`] },
   });
   writeFileSync(`${dir}/package.json`, JSON.stringify({ type: "commonjs" }));
   return execFileSync(process.execPath, [`${dir}/example.js`], { encoding: "utf8" });

@@ -123,18 +123,20 @@ export class ChainRunner {
     return { messages: [{ role: "system", content: prompt.prompt }, ...this.messages], tools: toolsWithheld ? [] : tools };
   }
 
-  /** Runs the read calls, asks about each proposal, and returns how the turn resumes. */
+  /** Runs the read calls, asks about every proposal at once (a UI shows them side by
+   * side), applies each verdict as it comes, and returns how the turn resumes. */
   private async settle(decision: Extract<Decision, { type: "awaitApproval" }>): Promise<Decision | null> {
     this.append(decision.replies);
     await this.run(decision.calls);
     let resumed: Decision | null = null;
-    for (const proposal of decision.proposals) {
+    const decide = async (proposal: Proposal) => {
       const verdict = (await this.options.approve?.(proposal)) ?? { approve: false, message: "No one was asked." };
       const outcome = verdict.approve
         ? this.session.approve(proposal.actionId, { editedArgs: verdict.editedArgs, scope: verdict.scope ?? "once" }, this.now())
         : this.session.reject(proposal.actionId, verdict.message === undefined ? {} : { message: verdict.message }, this.now());
-      resumed = outcome.resumed;
-    }
+      resumed = outcome.resumed ?? resumed;
+    };
+    await Promise.all(decision.proposals.map(decide));
     return resumed;
   }
 

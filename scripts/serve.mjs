@@ -1,0 +1,43 @@
+// make demo: serves the browser demo page (www/demo) on 127.0.0.1 and prints its address.
+// Also imported by the end-to-end tests, which start it on a free port.
+import { readFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import { extname } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../", import.meta.url));
+const TYPES = { ".html": "text/html; charset=utf-8", ".css": "text/css", ".js": "text/javascript", ".json": "application/json", ".wasm": "application/wasm" };
+/** URL folders and the project folders they serve (file names only: no `..`, no subfolders). */
+const FOLDERS = { "/demo/": "target/www/demo/", "/runner/": "target/www/runner/", "/pkg/web/": "pkg/web/", "/scenarios/": "www/demo/scenarios/" };
+const FILES = { "/": "www/demo/index.html", "/styles.css": "www/demo/styles.css" };
+
+function fileFor(path) {
+  if (FILES[path]) return FILES[path];
+  for (const [prefix, folder] of Object.entries(FOLDERS)) {
+    const name = path.startsWith(prefix) ? path.slice(prefix.length) : null;
+    if (name && /^[\w.-]+$/.test(name) && !name.startsWith(".")) return folder + name;
+  }
+  return null;
+}
+
+/** Starts the server on `port` (0: any free one); resolves to it and its address. */
+export async function startDemoServer(port = 0) {
+  const server = createServer(async (request, response) => {
+    const file = fileFor(new URL(request.url, "http://localhost").pathname);
+    try {
+      if (!file) throw new Error("not found");
+      const body = await readFile(root + file);
+      response.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
+      response.end(body);
+    } catch {
+      response.writeHead(404, { "content-type": "text/plain" }).end("not found");
+    }
+  });
+  await new Promise((resolve, reject) => server.once("error", reject).listen(port, "127.0.0.1", resolve));
+  return { server, url: `http://127.0.0.1:${server.address().port}/` };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { url } = await startDemoServer(Number(process.argv[2] ?? 8080));
+  console.log(`planloop demo: ${url}  (Ctrl-C to stop)`);
+}

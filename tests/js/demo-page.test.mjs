@@ -1,0 +1,123 @@
+// End to end in Chromium: the demo page served on 127.0.0.1, each scenario played by
+// clicking as a user would. Every step asserts what the page shows; any console error
+// fails the test; screenshots go to target/screenshots for a person to look at.
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { after, before, test } from "node:test";
+
+import { chromium } from "playwright-core";
+
+import { startDemoServer } from "../../scripts/serve.mjs";
+
+const shots = new URL("../../target/screenshots/", import.meta.url).pathname;
+let browser;
+let demo;
+
+before(async () => {
+  mkdirSync(shots, { recursive: true });
+  demo = await startDemoServer(0);
+  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
+});
+
+after(async () => {
+  await browser?.close();
+  demo?.server.close();
+});
+
+/** A fresh page (its own localStorage) that records console errors. */
+async function open() {
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
+  page.on("pageerror", (error) => errors.push(error.message));
+  await page.goto(`${demo.url}?fast`);
+  await page.waitForSelector("body[data-ready=true]");
+  return { page, errors };
+}
+
+async function play(page, scenario) {
+  await page.selectOption("#scenario", scenario);
+  await page.click("#start");
+}
+
+const texts = (page, selector) => page.locator(selector).allTextContents();
+
+test("a refused early stop: the nudge shows, the checklist completes, the trail is tagged", async () => {
+  const { page, errors } = await open();
+  await play(page, "early-stop");
+  await page.waitForSelector("li.final");
+  const nudges = await texts(page, "li.nudge");
+  assert.equal(nudges.length, 1);
+  assert.match(nudges[0], /planloop tells the model<plan-continuation>/);
+  assert.deepEqual(await page.locator("#checklist li").evaluateAll((items) => items.map((li) => li.className)), ["completed", "completed", "completed"]);
+  assert.equal(await page.locator("#progress-bar").evaluate((bar) => bar.style.width), "100%");
+  assert.match((await texts(page, "li.final"))[0], /plugins grew 33%/);
+  const rolling = await texts(page, "#trail li");
+  assert.equal(rolling.length, 4);
+  await page.selectOption("#trail-mode", "full");
+  const full = await texts(page, "#trail li");
+  assert.ok(full.length > 4 && ["[Plan]", "[Act]", "[Obs]", "[Reflect]"].every((tag) => full.some((line) => line.startsWith(tag))), full.join("\n"));
+  await page.screenshot({ path: `${shots}early-stop.png`, fullPage: true });
+  assert.deepEqual(errors, []);
+});
+
+test("approval cards really pause the loop: approve, edit, reject with a message", async () => {
+  const { page, errors } = await open();
+  await play(page, "approvals");
+  await page.waitForSelector(".card.approval >> nth=2");
+  await page.screenshot({ path: `${shots}approvals-waiting.png`, fullPage: true });
+  assert.equal(await page.locator("li.final").count(), 0, "nothing goes on while the cards wait");
+  const card = (tool) => page.locator(`.card.approval[data-tool=${tool}]`);
+  await card("move_notes").locator("button.approve").click();
+  await card("delete_note").locator("input").fill("Keep it, I still need those ideas.");
+  await card("delete_note").locator("button.reject").click();
+  assert.equal(await page.locator("li.final").count(), 0, "one card still waits");
+  await card("send_message").locator("button.edit").click();
+  await card("send_message").locator("textarea").fill('{"channel":"#finance","text":"Q3 drafts are archived."}');
+  await card("send_message").locator("button.approve-edited").click();
+  await page.waitForSelector("li.final");
+  const tools = await texts(page, "li.tool");
+  assert.ok(tools.some((t) => t.startsWith("delete_note (error)") && t.includes("The user rejected this action: Keep it, I still need those ideas.")), tools.join("\n"));
+  assert.ok(tools.some((t) => t.startsWith("move_notes") && t.includes("moved to archive/q3/")), tools.join("\n"));
+  const calls = await texts(page, "li.assistant");
+  assert.ok(calls.some((t) => t.includes("send_message")));
+  assert.equal(await page.locator(".card.decided").count(), 3);
+  await page.screenshot({ path: `${shots}approvals-done.png`, fullPage: true });
+  assert.deepEqual(errors, []);
+});
+
+test("plan review: the plan comes to the user first, and the reply reaches the model as feedback", async () => {
+  const { page, errors } = await open();
+  await play(page, "plan-review");
+  await page.waitForSelector(".card.review");
+  assert.match(await page.locator(".card.review pre").textContent(), /^Plan review\n\nGoal: Summarize this month's meeting notes\n\n1\. Find/);
+  assert.equal(await page.locator("li.final").count(), 0);
+  assert.equal(await page.inputValue("#message"), "OK, but skip the action items.");
+  await page.screenshot({ path: `${shots}plan-review.png`, fullPage: true });
+  await page.click("#send");
+  await page.waitForSelector("li.final");
+  const nudges = await texts(page, "li.nudge");
+  assert.ok(nudges.some((n) => n.includes("<plan_feedback>") && n.includes("user_feedback:\nOK, but skip the action items.")), nudges.join("\n"));
+  assert.deepEqual(errors, []);
+});
+
+test("a stop at the iteration limit, a reload, and \"continue\" finish the plan", async () => {
+  const { page, errors } = await open();
+  await play(page, "limit-and-continue");
+  await page.waitForSelector("li.stop");
+  assert.match((await texts(page, "li.stop"))[0], /Paused at the iteration limit\. Done so far: 0\/3 steps\. Next: Fetch the three annual reports\. Say "continue" to resume\./);
+  assert.deepEqual(await page.locator("#checklist li").evaluateAll((items) => items.map((li) => li.className)), ["running", "pending", "pending"]);
+  await page.reload();
+  await page.waitForSelector("body[data-ready=true]");
+  assert.equal(await page.locator("li.stop").count(), 1, "the transcript came back");
+  assert.match((await texts(page, "li.nudge")).at(-1), /restored from localStorage/);
+  assert.deepEqual(await page.locator("#checklist li").evaluateAll((items) => items.map((li) => li.className)), ["running", "pending", "pending"]);
+  assert.equal(await page.inputValue("#message"), "continue");
+  await page.click("#send");
+  await page.waitForSelector("li.final");
+  assert.ok((await texts(page, "li.nudge")).some((n) => n.includes("<resume>")));
+  assert.deepEqual(await page.locator("#checklist li").evaluateAll((items) => items.map((li) => li.className)), ["completed", "completed", "completed"]);
+  await page.screenshot({ path: `${shots}limit-and-continue.png`, fullPage: true });
+  assert.deepEqual(errors, []);
+});

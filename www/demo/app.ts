@@ -1,0 +1,349 @@
+// The browser demo: a scripted (or real, OpenAI-compatible) model driven by the reference
+// chain runner, with planloop deciding each step. Everything shown comes from the session:
+// the checklist, the trail, the nudges, the approval cards, the plan review and the pause.
+import init, { Session } from "planloop/web";
+import type { ModelResponse, Proposal, SessionConfig, SessionSnapshot } from "planloop/web";
+
+import { ChainRunner, type ChatMessage, type ChatModel, type ChatRequest, type HostTool, type TurnOutcome, type Verdict } from "../runner/chain.js";
+import { openAIChatModel } from "../runner/openai.js";
+
+/** A scenario file (www/demo/scenarios/*.json). */
+interface Scenario {
+  id: string;
+  title: string;
+  summary: string;
+  config: SessionConfig;
+  prompt: string;
+  /** Canned output of each host tool. */
+  tools: Record<string, string>;
+  /** What the user says, turn by turn (offered in the composer). */
+  messages: string[];
+  /** The model's responses, in order, across the whole scenario. */
+  script: ModelResponse[];
+}
+
+/** One line of the transcript, as shown and as saved across a reload. */
+interface Entry {
+  kind: "user" | "assistant" | "tool" | "nudge" | "final" | "stop";
+  label: string;
+  text: string;
+}
+
+/** What survives a reload besides the session. */
+interface Run {
+  scenario: string;
+  cursor: number;
+  turn: number;
+  entries: Entry[];
+  /** How many of the runner's messages are shown. */
+  rendered: number;
+  /** The last message the user sent, to tell planloop's own user messages apart. */
+  typed: string;
+}
+
+const SCENARIOS = ["early-stop", "approvals", "plan-review", "limit-and-continue"];
+const ENDPOINT = "endpoint";
+const RUN_KEY = "planloop-demo:run";
+const SESSION_KEY = "planloop-demo:session";
+const delay = new URLSearchParams(location.search).has("fast") ? 0 : 450;
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const scenarioSelect = $<HTMLSelectElement>("scenario");
+const trailMode = $<HTMLSelectElement>("trail-mode");
+const composer = $<HTMLFormElement>("composer");
+const input = $<HTMLInputElement>("message");
+
+let scenarios = new Map<string, Scenario>();
+let runner: ChainRunner | null = null;
+let run: Run | null = null;
+
+function entry(kind: Entry["kind"], label: string, text: string): void {
+  run?.entries.push({ kind, label, text });
+  show({ kind, label, text });
+  save();
+}
+
+function show(e: Entry): void {
+  const li = document.createElement("li");
+  li.className = e.kind;
+  li.dataset.kind = e.kind;
+  const label = document.createElement("span");
+  label.className = "label";
+  label.textContent = e.label;
+  li.append(label, e.text);
+  $("transcript").append(li);
+  li.scrollIntoView({ block: "nearest" });
+}
+
+/** Shows the conversation messages the runner added since the last call. */
+function renderMessages(): void {
+  if (!runner || !run) return;
+  for (const message of runner.messages.slice(run.rendered)) renderMessage(message);
+  run.rendered = runner.messages.length;
+  save();
+}
+
+function renderMessage(message: ChatMessage): void {
+  switch (message.role) {
+    case "user":
+      if (run && message.content !== run.typed) {
+        entry("nudge", "planloop tells the model", message.content);
+      }
+      break;
+    case "assistant": {
+      const calls = message.toolCalls.map((c) => `→ ${c.name}(${JSON.stringify(c.args)})`).join("\n");
+      entry("assistant", "model", [message.content, calls].filter(Boolean).join("\n"));
+      break;
+    }
+    case "tool":
+      entry("tool", message.isError ? `${message.name} (error)` : message.name, message.content.length > 280 ? `${message.content.slice(0, 280)}…` : message.content);
+      break;
+    default:
+      break;
+  }
+}
+
+/** Plan, progress and trail, from the session. */
+function renderPanels(): void {
+  const session = runner?.session;
+  const list = $("checklist");
+  list.replaceChildren();
+  if (!session) return;
+  const todos = session.todos();
+  const steps = session.stepPlan()?.steps ?? [];
+  const items = todos.length > 0 ? todos.map((t) => [t.status, t.content]) : steps.map((s) => [s.status, s.description]);
+  const plan = session.plan();
+  if (items.length === 0 && plan) items.push(...plan.plan.split("\n").filter(Boolean).map((line) => ["pending", line]));
+  for (const [status, text] of items) {
+    const li = document.createElement("li");
+    li.className = status ?? "pending";
+    li.textContent = text ?? "";
+    list.append(li);
+  }
+  // The session's progress while work is open; the checklist's own count once it is done.
+  const progress = session.progress();
+  const done = items.filter(([status]) => status === "completed").length;
+  const [completed, total] = progress.total > 0 ? [progress.completed, progress.total] : [done, items.length];
+  $("progress-bar").style.width = `${total > 0 ? (100 * completed) / total : 0}%`;
+  $("progress-text").textContent = total > 0
+    ? `${completed} of ${total} done${progress.current ? ` · now: ${progress.current}` : ""} · ${progress.iterations} of ${progress.maxIterations} model calls this turn`
+    : "No plan yet.";
+  const lines = session.steps();
+  const shown = trailMode.value === "full" ? lines : lines.slice(-4);
+  $("trail").replaceChildren(...shown.map((line) => Object.assign(document.createElement("li"), { textContent: line })));
+}
+
+/** A model that replays the scenario's script, one response per call. */
+function scriptedModel(scenario: Scenario): ChatModel {
+  return {
+    async complete(_request: ChatRequest): Promise<ModelResponse> {
+      renderMessages();
+      renderPanels();
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      const response = scenario.script[run?.cursor ?? 0] ?? { text: "(The scripted scenario has no more replies.)", toolCalls: [] };
+      if (run) run.cursor += 1;
+      return response;
+    },
+  };
+}
+
+function endpointModel(): ChatModel {
+  const value = (id: string) => $<HTMLInputElement>(id).value.trim();
+  const model = openAIChatModel({ baseUrl: value("base-url") || "https://api.openai.com/v1", model: value("model") || "gpt-4o-mini", apiKey: value("api-key") });
+  return {
+    async complete(request: ChatRequest): Promise<ModelResponse> {
+      renderMessages();
+      renderPanels();
+      return model.complete(request);
+    },
+  };
+}
+
+function hostTools(scenario: Scenario): HostTool[] {
+  return Object.entries(scenario.tools).map(([name, output]) => ({
+    definition: { name, description: `The ${name.replaceAll("_", " ")} tool of this demo.`, parameters: { type: "object" } },
+    run: () => output,
+  }));
+}
+
+/** An approval card; resolves with the user's decision. */
+function askApproval(proposal: Proposal): Promise<Verdict> {
+  renderMessages();
+  renderPanels();
+  return new Promise((resolve) => {
+    const card = document.createElement("div");
+    card.className = "card approval";
+    card.dataset.tool = proposal.tool;
+    const title = Object.assign(document.createElement("h3"), { textContent: `Approval needed: ${proposal.tool}` });
+    const why = Object.assign(document.createElement("p"), { textContent: proposal.justification });
+    const args = Object.assign(document.createElement("textarea"), { value: JSON.stringify(proposal.args, null, 2), readOnly: true });
+    args.setAttribute("aria-label", "arguments");
+    const reason = Object.assign(document.createElement("input"), { placeholder: "Why not? (the model reads this)" });
+    const actions = document.createElement("div");
+    actions.className = "actions";
+    const decide = (verdict: Verdict, text: string) => {
+      card.classList.add("decided");
+      actions.replaceChildren(Object.assign(document.createElement("p"), { textContent: text, className: "muted" }));
+      args.readOnly = true;
+      entry("user", "you decided", `${proposal.tool}: ${text}`);
+      resolve(verdict);
+    };
+    const button = (label: string, className: string, onClick: () => void) => {
+      const b = Object.assign(document.createElement("button"), { type: "button", textContent: label, className });
+      b.addEventListener("click", onClick);
+      return b;
+    };
+    actions.append(
+      button("Approve", "approve", () => decide({ approve: true }, "approved")),
+      button("Edit", "quiet edit", () => { args.readOnly = false; args.focus(); }),
+      button("Approve edited", "quiet approve-edited", () => {
+        try {
+          decide({ approve: true, editedArgs: JSON.parse(args.value) }, "approved with edits");
+        } catch {
+          reason.value = "";
+          args.setCustomValidity("Not valid JSON");
+          args.reportValidity();
+        }
+      }),
+      button("Always allow", "quiet always", () => decide({ approve: true, scope: "always" }, `approved, and always allowed from now on`)),
+      reason,
+      button("Reject", "danger reject", () => decide({ approve: false, message: reason.value || "No." }, `rejected: ${reason.value || "No."}`)),
+    );
+    card.append(title, why, args, actions);
+    $("cards").append(card);
+  });
+}
+
+function showOutcome(outcome: TurnOutcome): void {
+  renderMessages();
+  renderPanels();
+  switch (outcome.type) {
+    case "finalize":
+      entry("final", "final answer", outcome.answer);
+      break;
+    case "pause":
+    case "fail":
+      entry("stop", outcome.type === "pause" ? "paused" : "failed", `${outcome.summary}\n(Reload the page if you like: the session is saved in localStorage.)`);
+      break;
+    case "awaitPlanReview": {
+      const card = document.createElement("div");
+      card.className = "card review";
+      card.append(Object.assign(document.createElement("h3"), { textContent: "Plan review" }), Object.assign(document.createElement("pre"), { textContent: outcome.message }));
+      $("cards").append(card);
+      break;
+    }
+  }
+}
+
+async function send(message: string): Promise<void> {
+  if (!runner || !run) return;
+  input.value = "";
+  setBusy(true);
+  run.typed = message;
+  entry("user", "you", message);
+  try {
+    const outcome = await runner.send(message);
+    showOutcome(outcome);
+  } catch (error) {
+    entry("stop", "error", error instanceof Error ? error.message : String(error));
+  }
+  run.turn += 1;
+  offerNext();
+  setBusy(false);
+  save();
+}
+
+function setBusy(busy: boolean): void {
+  $<HTMLButtonElement>("send").disabled = busy;
+  input.disabled = busy;
+  document.body.dataset.busy = String(busy);
+}
+
+function offerNext(): void {
+  const scenario = run && scenarios.get(run.scenario);
+  input.value = scenario?.messages[run?.turn ?? 0] ?? "";
+}
+
+function save(): void {
+  if (run) localStorage.setItem(RUN_KEY, JSON.stringify(run));
+}
+
+function makeRunner(scenario: Scenario, session: Session, model: ChatModel): ChainRunner {
+  return new ChainRunner({
+    session,
+    model,
+    tools: hostTools(scenario),
+    prompt: { base: scenario.prompt },
+    approve: askApproval,
+    onEvent: () => renderPanels(),
+    store: { load: () => localStorage.getItem(SESSION_KEY), save: (text) => localStorage.setItem(SESSION_KEY, text) },
+  });
+}
+
+function clear(): void {
+  $("transcript").replaceChildren();
+  $("cards").replaceChildren();
+  $("checklist").replaceChildren();
+  $("trail").replaceChildren();
+  $("progress-bar").style.width = "0";
+  $("progress-text").textContent = "No plan yet.";
+}
+
+async function start(): Promise<void> {
+  const id = scenarioSelect.value;
+  const scenario = scenarios.get(id === ENDPOINT ? "early-stop" : id);
+  if (!scenario) return;
+  localStorage.removeItem(SESSION_KEY);
+  clear();
+  run = { scenario: scenario.id, cursor: 0, turn: 0, entries: [], rendered: 0, typed: "" };
+  const model = id === ENDPOINT ? endpointModel() : scriptedModel(scenario);
+  runner = makeRunner(scenario, new Session(scenario.config), model);
+  if (id === ENDPOINT) {
+    offerNext();
+    return;
+  }
+  await send(scenario.messages[0] ?? "");
+}
+
+/** After a reload: the session and the conversation come back from localStorage. */
+async function resume(): Promise<boolean> {
+  const saved = localStorage.getItem(RUN_KEY);
+  if (!saved) return false;
+  run = JSON.parse(saved) as Run;
+  const scenario = scenarios.get(run.scenario);
+  if (!scenario) return false;
+  scenarioSelect.value = scenario.id;
+  runner = makeRunner(scenario, new Session(scenario.config), scriptedModel(scenario));
+  if (!(await runner.restore((snapshot) => Session.restore(snapshot as SessionSnapshot)))) return false;
+  for (const e of run.entries) show(e);
+  entry("nudge", "restored", "The session was restored from localStorage after a reload.");
+  renderPanels();
+  offerNext();
+  return true;
+}
+
+async function main(): Promise<void> {
+  await init();
+  const loaded = await Promise.all(SCENARIOS.map(async (id) => (await fetch(`/scenarios/${id}.json`)).json() as Promise<Scenario>));
+  scenarios = new Map(loaded.map((s) => [s.id, s]));
+  for (const s of loaded) scenarioSelect.append(new Option(s.title, s.id));
+  scenarioSelect.append(new Option("Your OpenAI-compatible endpoint", ENDPOINT));
+  const describe = () => {
+    const s = scenarios.get(scenarioSelect.value);
+    $("summary").textContent = s ? s.summary : "Point the loop at any OpenAI-compatible endpoint; it gets this demo's note tools.";
+    $("endpoint").hidden = scenarioSelect.value !== ENDPOINT;
+  };
+  scenarioSelect.addEventListener("change", describe);
+  trailMode.addEventListener("change", renderPanels);
+  $("setup").addEventListener("submit", (event) => { event.preventDefault(); void start(); });
+  $("reset").addEventListener("click", () => { localStorage.removeItem(RUN_KEY); localStorage.removeItem(SESSION_KEY); location.reload(); });
+  composer.addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (input.value.trim()) void send(input.value.trim());
+  });
+  await resume();
+  describe();
+  document.body.dataset.ready = "true";
+}
+
+void main();
