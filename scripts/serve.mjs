@@ -20,13 +20,21 @@ function fileFor(path) {
   return null;
 }
 
-/** Starts the server on `port` (0: any free one); resolves to it and its address. */
-export async function startDemoServer(port = 0) {
+/** Starts the demo server on `port` (0: any free one); resolves to it and its address. */
+export function startDemoServer(port = 0) {
+  return startServer((path) => {
+    const file = fileFor(path);
+    return file && root + file;
+  }, port);
+}
+
+/** A static server on 127.0.0.1: `fileFor(path)` names the file for a URL path, or null. */
+export async function startServer(fileFor, port = 0) {
   const server = createServer(async (request, response) => {
     const file = fileFor(new URL(request.url, "http://localhost").pathname);
     try {
       if (!file) throw new Error("not found");
-      const body = await readFile(root + file);
+      const body = await readFile(file);
       response.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
       response.end(body);
     } catch {

@@ -254,6 +254,14 @@ pub fn paused(language: Language, limit: &str, done: &str, next: Option<&str>) -
     }
 }
 
+/// The reply to a call that waits with the plan for the user's review.
+pub fn not_run_awaiting_review(language: Language) -> &'static str {
+    match language {
+        Language::En => "Not run: the plan is waiting for the user's review.",
+        Language::Zh => "未执行：计划正在等待用户确认。",
+    }
+}
+
 /// "2/5 steps", for progress summaries.
 pub fn steps_done(language: Language, done: usize, total: usize) -> String {
     match language {

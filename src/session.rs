@@ -740,10 +740,7 @@ impl Session {
     fn ask_review(&mut self, host_calls: Vec<ToolCallInput>, mut replies: Vec<ToolMessage>, now: f64) -> Decision {
         let language = self.config.language;
         for call in host_calls {
-            let content = match language {
-                Language::En => "Not run: the plan is waiting for the user's review.".to_owned(),
-                Language::Zh => "未执行：计划正在等待用户确认。".to_owned(),
-            };
+            let content = prompts::not_run_awaiting_review(language).to_owned();
             replies.push(ToolMessage { tool_call_id: call.id, name: call.name, content, is_error: true });
         }
         let (goal, plan) = (self.goal(), self.plan_text());

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import vm from "node:vm";
 
-import { chromium } from "playwright-core";
+import { launchChromium } from "./support/browser.mjs";
 
 const bundle = readFileSync(new URL("../../pkg/planloop.bundle.js", import.meta.url), "utf8");
 
@@ -45,7 +45,7 @@ test("the bundle runs a whole turn in a bare context: nothing but the file itsel
 });
 
 test("the bundle runs a whole turn in Chromium as a classic script, with no console errors", async () => {
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     const problems = [];

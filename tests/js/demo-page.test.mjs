@@ -5,9 +5,9 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { after, before, test } from "node:test";
 
-import { chromium } from "playwright-core";
 
 import { startDemoServer } from "../../scripts/serve.mjs";
+import { launchChromium } from "./support/browser.mjs";
 
 const shots = new URL("../../target/screenshots/", import.meta.url).pathname;
 let browser;
@@ -16,7 +16,7 @@ let demo;
 before(async () => {
   mkdirSync(shots, { recursive: true });
   demo = await startDemoServer(0);
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
+  browser = await launchChromium();
 });
 
 after(async () => {

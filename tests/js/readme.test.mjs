@@ -4,12 +4,11 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
-import { extname, join, normalize } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
-import { chromium } from "playwright-core";
+import { startServer } from "../../scripts/serve.mjs";
+import { launchChromium } from "./support/browser.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -44,19 +43,6 @@ function runInNode(dir, source) {
   return execFileSync(process.execPath, [`${dir}/example.js`], { encoding: "utf8" });
 }
 
-const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm" };
-
-/** Serves `files` (URL path -> file) on localhost; resolves to the server. */
-function serve(files) {
-  const server = createServer((request, response) => {
-    const file = files[request.url];
-    if (!file) return response.writeHead(404).end();
-    response.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
-    response.end(readFileSync(file));
-  });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
-}
-
 async function runInBrowser(dir, source) {
   compile(dir, source, {
     module: "ES2022",
@@ -68,13 +54,14 @@ async function runInBrowser(dir, source) {
   const page = `<!doctype html><script type="importmap">{"imports":{"planloop/web":"/pkg/web/planloop.js"}}</script>
 <script type="module">import("/example.js").then(() => console.log("example:done"), (e) => console.log("example:error " + e));</script>`;
   writeFileSync(`${dir}/index.html`, page);
-  const server = await serve({
+  const files = {
     "/": `${dir}/index.html`,
     "/example.js": `${dir}/example.js`,
-    "/pkg/web/planloop.js": normalize(join(root, "pkg/web/planloop.js")),
-    "/pkg/web/planloop_bg.wasm": normalize(join(root, "pkg/web/planloop_bg.wasm")),
-  });
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
+    "/pkg/web/planloop.js": `${root}pkg/web/planloop.js`,
+    "/pkg/web/planloop_bg.wasm": `${root}pkg/web/planloop_bg.wasm`,
+  };
+  const { server, url } = await startServer((path) => files[path] ?? null);
+  const browser = await launchChromium();
   try {
     const tab = await browser.newPage();
     let output = "";
@@ -92,7 +79,7 @@ async function runInBrowser(dir, source) {
         };
         tab.on("console", onMessage);
       });
-      await tab.goto(`http://127.0.0.1:${server.address().port}/`);
+      await tab.goto(url);
       assert.equal(await finished, "example:done");
     }
     return output;
