@@ -9,8 +9,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::input::{Input, Kind};
-use crate::reasoning::primary_argument;
+use crate::reasoning::describe_args;
 use crate::text::{cap, one_line};
 use crate::value::Value;
 
@@ -227,11 +226,7 @@ pub fn justification(tool: &str, args: &Value<'_>) -> String {
     if let Some(query) = text("query") {
         return format!("Search: {query}");
     }
-    let primary = match args.kind() {
-        Kind::Object | Kind::String => primary_argument(&args).ok().flatten(),
-        _ => None,
-    };
-    match primary {
+    match describe_args(&args).ok().flatten() {
         Some(arg) => format!("{tool}: {}", cap(&one_line(&arg), JUSTIFICATION_CAP)),
         None => format!("{tool} (no arguments)"),
     }

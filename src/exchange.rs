@@ -47,6 +47,9 @@ pub struct ToolCallInput {
     pub args: Value<'static>,
 }
 
+/// The most tool calls one model response may carry.
+pub const MAX_TOOL_CALLS: usize = 256;
+
 /// A model response: its text and its tool calls.
 #[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -57,7 +60,7 @@ pub struct ModelResponse {
     #[schemars(with = "Option<String>", length(max = 1_000_000))]
     pub text: Option<String>,
     #[serde(default)]
-    #[schemars(length(max = 256))]
+    #[schemars(length(max = MAX_TOOL_CALLS))]
     pub tool_calls: Vec<ToolCallInput>,
 }
 

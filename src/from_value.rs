@@ -60,6 +60,16 @@ fn kind_of<'a>(unexpected: &de::Unexpected<'a>) -> &'a str {
 
 struct ValueDeserializer<'a>(Value<'a>);
 
+/// An object's members for a visitor. A member set to `undefined` is left out, as JSON
+/// leaves it out: an optional field reads it as absent either way, and a value kept as
+/// data (a call's `args`) then holds only what JSON can carry.
+fn entries<'a>(
+    members: Vec<(std::borrow::Cow<'a, str>, Value<'a>)>,
+) -> de::value::MapDeserializer<'static, impl Iterator<Item = (String, ValueDeserializer<'a>)>, DeError> {
+    let present = members.into_iter().filter(|(_, v)| !matches!(v, Value::Undefined));
+    de::value::MapDeserializer::new(present.map(|(k, v)| (k.into_owned(), ValueDeserializer(v))))
+}
+
 impl<'de> de::Deserializer<'de> for ValueDeserializer<'_> {
     type Error = DeError;
 
@@ -84,9 +94,7 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer<'_> {
             }
             Value::Object(members) => {
                 let members = std::mem::take(members);
-                visitor.visit_map(de::value::MapDeserializer::new(
-                    members.into_iter().map(|(k, v)| (k.into_owned(), ValueDeserializer(v))),
-                ))
+                visitor.visit_map(entries(members))
             }
         }
     }
@@ -129,9 +137,7 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer<'_> {
         match &mut self.0 {
             Value::Object(members) => {
                 let members = std::mem::take(members);
-                visitor.visit_map(de::value::MapDeserializer::new(
-                    members.into_iter().map(|(k, v)| (k.into_owned(), ValueDeserializer(v))),
-                ))
+                visitor.visit_map(entries(members))
             }
             _ => Err(de::Error::custom("expected an object")),
         }

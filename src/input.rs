@@ -7,6 +7,7 @@
 //! nothing.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 use crate::error::Result;
 use crate::js_number::to_number;
@@ -42,6 +43,15 @@ pub trait Input<'a>: Sized {
     fn property(&self, key: &str) -> Result<Option<Self>>;
     /// `Object.keys(value)`, for objects.
     fn keys(&self) -> Result<Vec<String>>;
+    /// `Object.entries(value)`, for objects: each key once, in `keys` order, with its value.
+    fn entries(&self) -> Result<Vec<(String, Self)>> {
+        let mut entries = Vec::new();
+        for key in self.keys()? {
+            let value = self.property(&key)?.unwrap_or_else(Self::undefined);
+            entries.push((key, value));
+        }
+        Ok(entries)
+    }
     /// zod's `isPlainObject`, which a record requires: an object (not an array) whose
     /// `constructor` is absent or not a function, or whose prototype owns `isPrototypeOf`
     /// (so `{}` and `Object.create(null)`, not a `Map`, a `Date` or a class instance).
@@ -100,15 +110,25 @@ impl<'a> Input<'a> for &'a Value<'a> {
     }
 
     fn keys(&self) -> Result<Vec<String>> {
-        let mut keys: Vec<String> = Vec::new();
-        if let Value::Object(members) = self {
-            for (key, _) in members {
-                if !keys.iter().any(|k| k == key) {
-                    keys.push(key.to_string());
+        Ok(self.entries()?.into_iter().map(|(key, _)| key).collect())
+    }
+
+    /// A repeated key stands where it first appeared, with its last value (`JSON.parse`);
+    /// found with a hash map, so that an object of many keys costs linear time.
+    fn entries(&self) -> Result<Vec<(String, Self)>> {
+        let Value::Object(members) = self else { return Ok(Vec::new()) };
+        let mut entries: Vec<(String, Self)> = Vec::with_capacity(members.len());
+        let mut seen: HashMap<&str, usize> = HashMap::with_capacity(members.len());
+        for (key, value) in members {
+            match seen.get(key.as_ref()) {
+                Some(&at) => entries[at].1 = value,
+                None => {
+                    seen.insert(key, entries.len());
+                    entries.push((key.to_string(), value));
                 }
             }
         }
-        Ok(keys)
+        Ok(entries)
     }
 
     fn is_plain_object(&self) -> Result<bool> {

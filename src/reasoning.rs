@@ -159,9 +159,10 @@ impl ReasoningLog {
         now_ms: f64,
     ) -> Result<&ReasoningEvent> {
         let tool = cap(&one_line(tool), ARGUMENT_CAP);
-        let summary = match primary_argument(args)? {
-            Some(arg) => format!("{tool}(\"{}\")", cap(&one_line(&arg), ARGUMENT_CAP)),
-            None => format!("{tool}()"),
+        let summary = match (primary_argument(args)?, describe_args(args)?) {
+            (Some(arg), _) => format!("{tool}(\"{}\")", cap(&one_line(&arg), ARGUMENT_CAP)),
+            (None, Some(other)) => format!("{tool}({})", cap(&one_line(&other), ARGUMENT_CAP)),
+            (None, None) => format!("{tool}()"),
         };
         Ok(self.push(Phase::Act, summary, iteration, now_ms))
     }
@@ -260,14 +261,79 @@ pub fn primary_argument<'a, I: Input<'a>>(args: &I) -> Result<Option<String>> {
             }
         }
     }
-    for key in args.keys()? {
-        if let Some(value) = args.property(&key)? {
-            if value.kind() == Kind::String {
-                return Ok(Some(value.text()?.value.into_owned()));
-            }
+    for (_, value) in args.entries()? {
+        if value.kind() == Kind::String {
+            return Ok(Some(value.text()?.value.into_owned()));
         }
     }
     Ok(None)
+}
+
+/// What a call does: its primary argument, else its arguments as compact JSON (so
+/// arguments with no string at the top, such as `{"__proto__": {…}}` or `{"ids": [1]}`,
+/// are shown rather than hidden), else text that is not JSON as it is. `None` when there
+/// are no arguments. Callers cut it to their line.
+pub fn describe_args<'a, I: Input<'a>>(args: &I) -> Result<Option<String>> {
+    if args.kind() == Kind::String {
+        let text = args.text()?.value;
+        return match crate::json::parse(text.as_bytes()) {
+            Ok(document) => describe_args(&&*document),
+            // Arguments that are not JSON are shown as they are.
+            Err(_) => Ok((!text.trim().is_empty()).then(|| text.to_string())),
+        };
+    }
+    if let Some(primary) = primary_argument(args)? {
+        return Ok(Some(primary));
+    }
+    let mut out = String::new();
+    write_compact(args, &mut out, PREVIEW_BYTES)?;
+    Ok((!matches!(out.as_str(), "" | "{}" | "[]" | "null")).then_some(out))
+}
+
+/// Bytes of compact JSON written for a preview before it stops (captions cut it shorter).
+const PREVIEW_BYTES: usize = 1024;
+
+/// Writes `value` as compact JSON until `out` holds `budget` bytes. Each level writes at
+/// least one byte, so the budget also bounds the recursion.
+fn write_compact<'a, I: Input<'a>>(value: &I, out: &mut String, budget: usize) -> Result<()> {
+    if out.len() >= budget {
+        return Ok(());
+    }
+    match value.kind() {
+        Kind::Undefined | Kind::Null | Kind::Other => out.push_str("null"),
+        Kind::Boolean => out.push_str(if value.boolean() { "true" } else { "false" }),
+        Kind::Number => out.push_str(&crate::json_text::stringify(&crate::value::Value::Number(value.number()))),
+        Kind::String => crate::json::write_string(out, &value.text()?.value),
+        Kind::Array => {
+            out.push('[');
+            for index in 0..value.item_count()? {
+                if out.len() >= budget {
+                    break;
+                }
+                if index > 0 {
+                    out.push(',');
+                }
+                write_compact(&value.item(index)?, out, budget)?;
+            }
+            out.push(']');
+        }
+        Kind::Object => {
+            out.push('{');
+            for (index, (key, item)) in value.entries()?.into_iter().enumerate() {
+                if out.len() >= budget {
+                    break;
+                }
+                if index > 0 {
+                    out.push(',');
+                }
+                crate::json::write_string(out, &key);
+                out.push(':');
+                write_compact(&item, out, budget)?;
+            }
+            out.push('}');
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -58,6 +58,8 @@ pub enum Schema {
 pub const ANY_MAX_DEPTH: usize = 64;
 /// How many values a value of schema `{}` may hold in all.
 pub const ANY_MAX_NODES: usize = 100_000;
+/// How many items an array whose schema sets no `maxItems` may hold.
+pub const ARRAY_MAX_ITEMS: usize = 100_000;
 
 #[derive(Debug)]
 pub struct Property {
@@ -272,8 +274,7 @@ impl<'s> Run<'s> {
             return self.wrong_type(Expected::Record, input);
         }
         let mut members = Vec::new();
-        for key in input.keys()?.into_iter().filter(|key| key != "__proto__") {
-            let value = input.property(&key)?.unwrap_or_else(I::undefined);
+        for (key, value) in input.entries()?.into_iter().filter(|(key, _)| key != "__proto__") {
             self.path.push(Step::Entry(key.clone()));
             let parsed = self.check(values, &value);
             self.path.pop();
@@ -294,9 +295,12 @@ impl<'s> Run<'s> {
             return self.length_checks(min, max, input);
         }
         let count = input.item_count()?;
-        // zod reports an oversized array alone, before reading any element.
-        if max.is_some_and(|max| count as f64 > max) {
-            self.issues.push(Issue::too_big(Origin::Array, max.unwrap_or_default(), &self.here()));
+        // zod reports an oversized array alone, before reading any element. An array whose
+        // schema sets no maximum still has one: a host's sparse `new Array(2 ** 32 - 1)`
+        // must not be walked, nor its length allocated.
+        let max = max.unwrap_or(ARRAY_MAX_ITEMS as f64);
+        if count as f64 > max {
+            self.issues.push(Issue::too_big(Origin::Array, max, &self.here()));
             return Ok(Value::Undefined);
         }
         let mut parsed = Vec::with_capacity(count);
@@ -409,11 +413,9 @@ impl<'s> Run<'s> {
             }
             Kind::Object => {
                 let (mut members, issues) = (Vec::new(), self.issues.len());
-                for key in input.keys()? {
-                    if let Some(value) = input.property(&key)? {
-                        let copied = self.any(&value, depth + 1, nodes)?;
-                        members.push((Cow::Owned(key), copied));
-                    }
+                for (key, value) in input.entries()? {
+                    let copied = self.any(&value, depth + 1, nodes)?;
+                    members.push((Cow::Owned(key), copied));
                     if self.issues.len() > issues {
                         break;
                     }

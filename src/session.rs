@@ -21,7 +21,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::events::{Event, EventKind, PauseReason, MAX_EVENTS};
 use crate::exchange::{
     ApprovalOutcome, BeginTurn, ContinueReason, Decision, ExitReason, ModelResponse, NextCall, Progress,
-    ProgressSource, ToolCall, ToolCallInput, ToolMessage, ToolResult, ToolResultsOutcome, TurnStart,
+    ProgressSource, ToolCall, ToolCallInput, ToolMessage, ToolResult, ToolResultsOutcome, TurnStart, MAX_TOOL_CALLS,
 };
 use crate::from_value::from_value;
 use crate::intent;
@@ -51,8 +51,9 @@ enum BuiltIn {
     PlanProgress,
 }
 
-/// Proposals kept (of every turn) to answer `approve`/`reject` precisely.
-const PROPOSALS_KEPT: usize = 256;
+/// Proposals kept (of every turn) to answer `approve`/`reject` precisely: the pending
+/// ones of the open turn (at most [`MAX_TOOL_CALLS`]) and as many settled ones.
+pub(crate) const PROPOSALS_KEPT: usize = 2 * MAX_TOOL_CALLS;
 
 /// A call handed to the host, waiting for its result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -90,6 +91,10 @@ pub struct Turn {
     /// Tool messages for rejected proposals, handed out when the turn resumes.
     #[schemars(length(max = 1024))]
     rejections: Vec<ToolMessage>,
+    /// Proposals made in this turn so far: the next one's action id is `act-<turn>-<n+1>`.
+    /// (Absent from 1.0 snapshots, which counted the turn's kept proposals instead.)
+    #[serde(default)]
+    pub(crate) proposed: u32,
     /// When the turn paused for approval, and the time it has waited in all: the user's
     /// time to decide is not the agent's time, so the time limit leaves it out.
     pub(crate) paused_at: Option<f64>,
@@ -214,6 +219,7 @@ impl Session {
             pending: Vec::new(),
             batch_nudge: None,
             rejections: Vec::new(),
+            proposed: 0,
             paused_at: None,
             waited_ms: 0.0,
             user_id: input.user_id,
@@ -240,6 +246,7 @@ impl Session {
         let timed_out = turn.elapsed(now) >= f64::from(self.config.timeout_ms);
         let withheld = iteration >= self.config.max_iterations;
         check_unique_ids(&response.tool_calls)?;
+        check_argument_limits(&response.tool_calls)?;
 
         let text = response.text.unwrap_or_default();
         let (answer, wants_more) = match self.config.continuation_protocol.enabled {
@@ -336,7 +343,7 @@ impl Session {
         proposal.status = ProposalStatus::Approved;
         let edited = options.edited_args.is_some();
         if let Some(args) = options.edited_args {
-            proposal.args = args;
+            proposal.args = host_args(args);
         }
         let always = options.scope == Scope::Always;
         let grant = Grant { tool: proposal.tool.clone(), basis: proposal.basis.clone() };
@@ -670,7 +677,7 @@ impl Session {
         let mut calls = Vec::new();
         let mut proposals = Vec::new();
         for call in host_calls {
-            let args = parsed_args(call.args);
+            let args = host_args(call.args);
             let (class, basis) = self.config.tools.classify(&call.name, &args, &self.grants);
             if class == ToolClass::Approve {
                 proposals.push(self.propose(call.id, call.name, args, basis, iteration, now));
@@ -709,8 +716,13 @@ impl Session {
         iteration: u32,
         now: f64,
     ) -> Proposal {
-        let turn = self.turn.as_ref().map_or(0, |t| t.number);
-        let sequence = self.proposals.iter().filter(|p| p.turn == turn).count() + 1;
+        let (turn, sequence) = match self.turn.as_mut() {
+            Some(t) => {
+                t.proposed = t.proposed.saturating_add(1);
+                (t.number, t.proposed)
+            }
+            None => (0, 0),
+        };
         let proposal = Proposal {
             action_id: format!("act-{turn}-{sequence}"),
             call_id,
@@ -722,9 +734,7 @@ impl Session {
             iteration,
             basis,
         };
-        if self.proposals.len() == PROPOSALS_KEPT {
-            self.proposals.pop_front();
-        }
+        self.forget_a_proposal_if_full();
         self.proposals.push_back(proposal.clone());
         let kind = EventKind::ActionProposed {
             action_id: proposal.action_id.clone(),
@@ -733,6 +743,21 @@ impl Session {
         };
         self.emit(kind, now);
         proposal
+    }
+
+    /// Makes room for one more proposal: the oldest one that can no longer be resolved
+    /// (resolved, or of a turn that ended) goes. The open turn's pending proposals are
+    /// never forgotten, and they come from one response (at most 256 calls), so there is
+    /// always one to drop.
+    fn forget_a_proposal_if_full(&mut self) {
+        if self.proposals.len() < PROPOSALS_KEPT {
+            return;
+        }
+        let open = self.turn.as_ref().filter(|t| t.open).map_or(0, |t| t.number);
+        let settled = self.proposals.iter().position(|p| p.turn != open || p.status != ProposalStatus::Pending);
+        if let Some(index) = settled {
+            self.proposals.remove(index);
+        }
     }
 
     /// Ends the step for the user to review the plan. Calls that would have run wait
@@ -1259,13 +1284,37 @@ fn check_unique_ids(calls: &[ToolCallInput]) -> Result<()> {
     }
 }
 
-/// A call's arguments as the host should get them: JSON text parsed into its value.
-fn parsed_args(args: Value<'static>) -> Value<'static> {
+/// Arguments given as a value (not JSON text) must keep within the limits of schema `{}`
+/// (depth and size), as the JS binding already checks, so everything a session keeps and
+/// writes into a snapshot is as shallow as a snapshot may be.
+fn check_argument_limits(calls: &[ToolCallInput]) -> Result<()> {
+    let mut issues = Vec::new();
+    for (i, call) in calls.iter().enumerate().filter(|(_, c)| !matches!(c.args, Value::String(_))) {
+        if let Err(found) = schema::validate(&schema::Schema::Any, &call.args)? {
+            let message = found.first().map_or_else(|| "Too big".to_owned(), |issue| issue.message().to_owned());
+            let path = vec![
+                PathSegment::Key("toolCalls".into()),
+                PathSegment::Index(i as u32),
+                PathSegment::Key("args".into()),
+            ];
+            issues.push(Issue::custom(message, path));
+        }
+    }
+    match issues.is_empty() {
+        true => Ok(()),
+        false => Err(Error::invalid_argument("response", issues)),
+    }
+}
+
+/// A call's arguments as the host gets them, the user approves them and a snapshot keeps
+/// them: JSON text parsed into its value, and any value as JSON carries it (see
+/// [`Value::into_json`]); no arguments at all are an empty object.
+fn host_args(args: Value<'static>) -> Value<'static> {
     let parsed = match &args {
         Value::String(text) => json::parse(text.as_bytes()).ok().and_then(|doc| shallow_copy(&doc)),
         _ => None,
     };
-    parsed.unwrap_or(args)
+    parsed.unwrap_or(args).into_json().unwrap_or(Value::Object(Vec::new()))
 }
 
 /// A parsed document as a value, if it is no deeper or bigger than a schema `{}` allows.

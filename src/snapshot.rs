@@ -32,17 +32,21 @@ use crate::plan::PlanState;
 use crate::planner::PlannerState;
 use crate::reasoning::ReasoningLog;
 use crate::review::PlanReview;
-use crate::schema;
-use crate::session::{Session, Turn};
+use crate::schema::{self, ANY_MAX_DEPTH};
+use crate::session::{Session, Turn, PROPOSALS_KEPT};
 use crate::steps::StepPlan;
 use crate::stuck::StuckDetector;
 use crate::to_value::to_value;
-use crate::value::Value;
+use crate::value::{deeper_than, Value};
 
 /// What every snapshot says it is.
 pub const FORMAT: &str = "planloop.session";
 /// The version this planloop writes; it reads `1.x` up to this minor version.
-pub const VERSION: (u32, u32) = (1, 0);
+pub const VERSION: (u32, u32) = (1, 1);
+
+/// How deep a snapshot nests at most: a proposal's arguments, themselves at most
+/// [`ANY_MAX_DEPTH`] deep, sit a few levels below the root.
+pub const MAX_DEPTH: usize = ANY_MAX_DEPTH + 16;
 
 /// The JSON Schema of a snapshot (generated; checked by a test).
 pub const SNAPSHOT_SCHEMA: &str = include_str!("schemas/session_snapshot.json");
@@ -72,7 +76,7 @@ pub struct SessionSnapshot {
     /// The open turn (or the last one), with its counters and awaited calls.
     pub turn: Option<Turn>,
     /// Proposals, newest last.
-    #[schemars(length(max = 256))]
+    #[schemars(length(max = PROPOSALS_KEPT))]
     pub proposals: Vec<Proposal>,
     /// Standing approvals (`scope: "always"`).
     #[schemars(length(max = 10_000))]
@@ -126,6 +130,11 @@ impl Session {
     /// A session from a snapshot document, or an `invalid_snapshot` error.
     pub fn restore(document: &Value<'_>) -> Result<Session> {
         check_header(document)?;
+        // Before anything walks it recursively (the checksum, the shape check).
+        if deeper_than(document, MAX_DEPTH) {
+            let why = format!("it nests deeper than a snapshot can ({MAX_DEPTH} levels)");
+            return Err(Error::invalid_snapshot(&why, None));
+        }
         let written = document.get("checksum").and_then(Value::as_str).unwrap_or_default();
         if written != checksum(document) {
             return Err(Error::invalid_snapshot(
@@ -165,7 +174,13 @@ impl Session {
             stuck: s.stuck,
             events: VecDeque::new(),
             turns: s.turns,
-            turn: s.turn,
+            turn: s.turn.map(|mut turn| {
+                // A 1.0 snapshot did not count the turn's proposals: they are all still kept.
+                if turn.proposed == 0 {
+                    turn.proposed = s.proposals.iter().filter(|p| p.turn == turn.number).count() as u32;
+                }
+                turn
+            }),
             reported: s.reported,
             findings: s.findings.into(),
             proposals: s.proposals.into(),
@@ -212,6 +227,9 @@ impl Session {
         let mut ids = HashSet::new();
         if !turn.pending.iter().all(|p| ids.insert(p.id.as_str())) {
             return Some("two awaited calls share an id");
+        }
+        if self.proposals.iter().filter(|p| p.turn == turn.number).count() > turn.proposed as usize {
+            return Some("it kept more proposals than it made");
         }
         let awaiting = self.proposals.iter().any(|p| p.turn == turn.number && p.status == ProposalStatus::Pending);
         if !turn.open && (!turn.pending.is_empty() || awaiting) {
@@ -270,14 +288,12 @@ pub fn checksum(document: &Value<'_>) -> String {
 fn sorted<'a>(value: &Value<'a>) -> Value<'a> {
     match value {
         Value::Object(members) => {
-            let mut kept: Vec<(Cow<'a, str>, Value<'a>)> = Vec::with_capacity(members.len());
-            for (key, item) in members.iter().rev() {
-                if !kept.iter().any(|(k, _)| k == key) {
-                    kept.push((key.clone(), sorted(item)));
-                }
-            }
-            kept.sort_by(|a, b| a.0.cmp(&b.0));
-            Value::Object(kept)
+            // A stable sort keeps repeated keys in source order: the last of each run wins.
+            let mut order: Vec<&(Cow<'a, str>, Value<'a>)> = members.iter().collect();
+            order.sort_by(|a, b| a.0.cmp(&b.0));
+            let last_of_run = |i: &usize| order.get(i + 1).is_none_or(|next| next.0 != order[*i].0);
+            let kept = (0..order.len()).filter(last_of_run).map(|i| (order[i].0.clone(), sorted(&order[i].1)));
+            Value::Object(kept.collect())
         }
         Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
         Value::Number(n) if *n == 0.0 => Value::Number(0.0),

@@ -6,6 +6,7 @@
 //! deep and is dropped without recursion.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::mem;
 
 /// A value received from the host. Strings borrow from the JSON text they were parsed
@@ -70,6 +71,63 @@ impl<'a> Value<'a> {
     pub fn is_nullish(&self) -> bool {
         matches!(self, Value::Null | Value::Undefined)
     }
+
+    /// The value as JSON carries it, what `JSON.parse(JSON.stringify(value))` gives back:
+    /// `undefined` members dropped and `undefined` items `null`, non-finite numbers
+    /// `null`, `-0` as `0`, a repeated key once (where it first stood, with its last
+    /// value). A session keeps only such values, so that what it hands the host, what
+    /// the user approves and what a snapshot restores are the same data. `None` for a
+    /// bare `undefined`. (Recursive: for values, not documents.)
+    pub fn into_json(self) -> Option<Value<'static>> {
+        Some(match self {
+            Value::Undefined => return None,
+            Value::Null => Value::Null,
+            Value::Bool(b) => Value::Bool(b),
+            Value::Number(n) if !n.is_finite() => Value::Null,
+            Value::Number(n) => Value::Number(if n == 0.0 { 0.0 } else { n }),
+            Value::String(s) | Value::IllFormedString(s) => Value::String(Cow::Owned(s.into_owned())),
+            Value::Array(items) => {
+                Value::Array(items.into_iter().map(|v| v.into_json().unwrap_or(Value::Null)).collect())
+            }
+            Value::Object(members) => {
+                // Slots in first-seen order, each holding the key's last value (a hash map,
+                // so that an object of many keys costs linear time).
+                let mut slots: Vec<(Cow<'static, str>, Option<Value<'static>>)> = Vec::with_capacity(members.len());
+                let mut index: HashMap<Cow<'static, str>, usize> = HashMap::with_capacity(members.len());
+                for (key, value) in members {
+                    let key: Cow<'static, str> = Cow::Owned(key.into_owned());
+                    let value = value.into_json();
+                    match index.get(&key) {
+                        Some(&at) => slots[at].1 = value,
+                        None => {
+                            index.insert(key.clone(), slots.len());
+                            slots.push((key, value));
+                        }
+                    }
+                }
+                Value::Object(slots.into_iter().filter_map(|(k, v)| Some((k, v?))).collect())
+            }
+        })
+    }
+}
+
+/// Whether `value` nests deeper than `limit` levels (a scalar is level 0), found without
+/// recursion, so that recursive walks (checksums, key sorting, writing) only ever see
+/// documents known to be shallow.
+pub fn deeper_than(value: &Value<'_>, limit: usize) -> bool {
+    let mut pending: Vec<(&Value<'_>, usize)> = vec![(value, 0)];
+    while let Some((value, depth)) = pending.pop() {
+        let container = matches!(value, Value::Array(_) | Value::Object(_));
+        if container && depth == limit {
+            return true;
+        }
+        match value {
+            Value::Array(items) => pending.extend(items.iter().map(|item| (item, depth + 1))),
+            Value::Object(members) => pending.extend(members.iter().map(|(_, item)| (item, depth + 1))),
+            _ => {}
+        }
+    }
+    false
 }
 
 /// A parsed JSON document. `JSON.parse` accepts any nesting depth, and dropping a
@@ -242,6 +300,43 @@ mod tests {
             value = if i % 2 == 0 { Value::Array(vec![value]) } else { Value::Object(vec![("k".into(), value)]) };
         }
         drop(Document::new(value));
+    }
+
+    #[test]
+    fn depth_is_measured_without_recursion() {
+        let nested = |levels: usize| {
+            let mut value = Value::Null;
+            for _ in 0..levels {
+                value = Value::Array(vec![Value::Number(1.0), value]);
+            }
+            Document::new(value)
+        };
+        assert!(!deeper_than(&nested(0), 0));
+        assert!(deeper_than(&nested(1), 0));
+        assert!(!deeper_than(&nested(3), 3));
+        assert!(deeper_than(&nested(4), 3));
+        assert!(deeper_than(&nested(500_000), 80));
+    }
+
+    #[test]
+    fn into_json_is_what_a_json_round_trip_gives() {
+        let value = Value::Object(vec![
+            ("a".into(), Value::Undefined),
+            ("b".into(), Value::Array(vec![Value::Undefined, Value::Number(-0.0), Value::Number(f64::NAN)])),
+            ("c".into(), Value::Number(1.0)),
+            ("d".into(), Value::IllFormedString("\u{fffd}".into())),
+            ("c".into(), Value::Number(2.0)),
+            ("e".into(), Value::Number(f64::NEG_INFINITY)),
+        ]);
+        let json = value.into_json().unwrap();
+        let expected =
+            crate::json::parse("{\"b\":[null,0,null],\"c\":2,\"d\":\"\u{fffd}\",\"e\":null}".as_bytes()).unwrap();
+        assert_eq!(json, *expected);
+        let Value::Object(members) = &json else { unreachable!() };
+        assert!(
+            matches!(&members[0].1, Value::Array(items) if matches!(items[1], Value::Number(n) if n.is_sign_positive()))
+        );
+        assert_eq!(Value::Undefined.into_json(), None);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use planloop::approval::{ApproveOptions, ProposalStatus, RejectOptions, Scope, T
 use planloop::config::{PlanReviewOptions, SessionConfig};
 use planloop::error::ErrorCode;
 use planloop::events::{EventKind, PauseReason};
-use planloop::exchange::{BeginTurn, Decision, ExitReason, ModelResponse, ToolResult};
+use planloop::exchange::{BeginTurn, Decision, ExitReason, ModelResponse, ToolCallInput, ToolResult};
 use planloop::review::PlanReviewStore;
 use planloop::session::Session;
 use planloop::value::Value;
@@ -462,4 +462,63 @@ fn random_drives_never_run_anything_unapproved_or_twice_and_stay_within_budget()
     }
     // The drives reach the paths the invariants are about.
     assert!(paused > 300 && resolved > 300 && resumed > 100, "paused {paused}, resolved {resolved}, resumed {resumed}");
+}
+
+#[test]
+fn action_ids_stay_unique_past_the_proposals_kept_and_no_pending_one_is_forgotten() {
+    let config = SessionConfig { max_iterations: 10, ..gated() };
+    let mut d = Drive::new(config);
+    d.begin("Tidy the archive");
+    let mut seen = std::collections::HashSet::new();
+    let mut answered = 0;
+    // Three responses of 256 writes each in one turn: more than the session keeps.
+    for round in 0..3 {
+        let calls = (0..256).map(|i| call(&format!("r{round}-{i}"), "archive", &format!(r#"{{"n":{i}}}"#))).collect();
+        let Decision::AwaitApproval { proposals, .. } = d.respond("", calls) else { panic!("approvals") };
+        assert_eq!(proposals.len(), 256);
+        let mut resumed = None;
+        for p in &proposals {
+            assert!(seen.insert(p.action_id.clone()), "{} handed out twice", p.action_id);
+            resumed = approve(&mut d, &p.action_id).resumed;
+        }
+        let Some(Decision::RunTools { calls, .. }) = resumed else { panic!("the turn resumes after the last one") };
+        assert_eq!(calls.len(), 256, "every approved call runs");
+        let text = d.session.snapshot().unwrap().to_json().unwrap();
+        Session::restore_json(&text).expect("a snapshot past 256 proposals restores");
+        d.results(calls.iter().map(|c| ok(&c.id, "archived")).collect());
+        answered += calls.len();
+    }
+    assert_eq!((seen.len(), answered), (768, 768));
+    assert!(seen.contains("act-1-768"));
+}
+
+#[test]
+fn arguments_with_no_string_on_top_are_shown_as_they_are_not_as_no_arguments() {
+    let mut d = Drive::new(gated());
+    d.begin("Clean up");
+    let calls = vec![
+        call("1", "run_bash", r#"{"__proto__":{"command":"rm -rf ~"}}"#),
+        call("2", "archive", r#"{"ids":[1,2,3]}"#),
+        ToolCallInput { id: "3".into(), name: "shell".into(), args: Value::String("rm -rf /tmp/x".into()) },
+        ToolCallInput { id: "4".into(), name: "empty_trash".into(), args: Value::Undefined },
+    ];
+    let Decision::AwaitApproval { proposals, .. } = d.respond("", calls) else { panic!("approvals") };
+    let shown: Vec<&str> = proposals.iter().map(|p| p.justification.as_str()).collect();
+    assert_eq!(
+        shown,
+        [
+            r#"run_bash: {"__proto__":{"command":"rm -rf ~"}}"#,
+            r#"archive: {"ids":[1,2,3]}"#,
+            "shell: rm -rf /tmp/x",
+            "empty_trash (no arguments)"
+        ]
+    );
+    // What runs is what was shown; no arguments at all are an empty object.
+    assert_eq!(proposals[3].args, Value::Object(Vec::new()));
+    for p in &proposals {
+        approve(&mut d, &p.action_id);
+    }
+    let steps = d.session.steps();
+    assert!(steps.contains(&r#"[Act] run_bash({"__proto__":{"command":"rm -rf ~"}})"#.to_owned()), "{steps:?}");
+    assert!(steps.contains(&"[Act] empty_trash()".to_owned()), "{steps:?}");
 }

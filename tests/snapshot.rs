@@ -6,7 +6,7 @@ mod support;
 use planloop::approval::{ApproveOptions, ProposalStatus, RejectOptions, Scope, ToolClass, ToolPolicy};
 use planloop::config::{ContinuationProtocol, Language, PlanReviewOptions, SessionConfig, TodoDialect};
 use planloop::error::ErrorCode;
-use planloop::exchange::{BeginTurn, Decision, ModelResponse, ToolResult};
+use planloop::exchange::{BeginTurn, Decision, ModelResponse, ToolCallInput, ToolResult};
 use planloop::session::Session;
 use planloop::snapshot::checksum;
 use planloop::value::Value;
@@ -24,7 +24,7 @@ enum Op {
     Begin(String),
     Respond(ModelResponse),
     Results(Vec<ToolResult>),
-    Approve(String, Scope),
+    Approve(String, Scope, Option<Value<'static>>),
     Reject(String),
 }
 
@@ -53,8 +53,8 @@ fn apply(session: &mut Session, op: &Op, now: f64) -> Applied {
             (format!("{result:?}"), handed_out)
         }
         Op::Results(results) => (format!("{:?}", session.handle_tool_results(results, now)), Vec::new()),
-        Op::Approve(id, scope) => {
-            let result = session.approve(&id, ApproveOptions { edited_args: None, scope }, now);
+        Op::Approve(id, scope, edited_args) => {
+            let result = session.approve(&id, ApproveOptions { edited_args, scope }, now);
             let handed_out = ids(result.as_ref().ok().and_then(|o| o.resumed.as_ref()));
             (format!("{result:?}"), handed_out)
         }
@@ -103,6 +103,24 @@ const TEXTS: &[&str] = &[
     "```json\n{\"continuation\":{\"status\":\"CONTINUE\",\"progress\":{\"current_step\":1,\"total_steps\":3}}}\n```",
 ];
 
+/// Arguments as a JS host may pass them, which JSON cannot carry as they are: none at
+/// all, `undefined` members and items, `-0`, numbers at the ends of the double range and
+/// beyond it, a lone surrogate, a repeated key.
+fn odd_value(rng: &mut Rng) -> Value<'static> {
+    let number = *rng.pick(&[-0.0, 1e308, -1.7976931348623157e308, 5e-324, -2.5e-310, 1e21, f64::INFINITY, f64::NAN]);
+    match rng.below(6) {
+        0 => Value::Undefined,
+        1 => Value::Object(vec![("path".into(), Value::String("a.md".into())), ("force".into(), Value::Undefined)]),
+        2 => Value::Object(vec![
+            ("n".into(), Value::Number(number)),
+            ("list".into(), Value::Array(vec![Value::Undefined, Value::Number(number)])),
+        ]),
+        3 => Value::Object(vec![("k".into(), Value::Number(1.0)), ("k".into(), Value::Number(number))]),
+        4 => Value::Object(vec![("note".into(), Value::IllFormedString("a\u{fffd}".into()))]),
+        _ => Value::Number(number),
+    }
+}
+
 /// A model response: some text, some calls (ids unique within the drive).
 fn random_response(rng: &mut Rng, step: usize) -> ModelResponse {
     let text = rng.pick(TEXTS);
@@ -110,6 +128,10 @@ fn random_response(rng: &mut Rng, step: usize) -> ModelResponse {
     let calls = (0..*count)
         .map(|i| {
             let id = format!("c{step}-{i}");
+            if rng.below(5) == 0 {
+                let name = *rng.pick(&["empty_trash", "search", "deploy"]);
+                return ToolCallInput { id, name: name.to_owned(), args: odd_value(rng) };
+            }
             let todo_args = todos(&[("a", "completed"), ("b", "in_progress")]);
             let plan_args = plan("complex");
             let (name, args) = *rng.pick(&[
@@ -142,16 +164,21 @@ impl Host {
             0 => Op::Begin((*rng.pick(&["Merge my notes", "continue", "don't continue", "继续", "thanks"])).to_owned()),
             1 | 2 if !self.proposals.is_empty() => {
                 let id = self.proposals.remove(rng.below(self.proposals.len()));
-                match rng.below(3) {
+                match rng.below(4) {
                     0 => Op::Reject(id),
-                    1 => Op::Approve(id, Scope::Always),
-                    _ => Op::Approve(id, Scope::Once),
+                    1 => Op::Approve(id, Scope::Always, None),
+                    2 => Op::Approve(id, Scope::Once, Some(odd_value(rng))),
+                    _ => Op::Approve(id, Scope::Once, None),
                 }
             }
             3..=6 if !self.awaiting.is_empty() => {
                 let take = 1 + rng.below(self.awaiting.len());
                 let ids: Vec<String> = self.awaiting.drain(..take).collect();
-                Op::Results(ids.iter().map(|id| ok(id, &format!("result of {id}"))).collect())
+                let result = |id: &String, rng: &mut Rng| match rng.below(4) {
+                    0 => ToolResult { output: odd_value(rng), ..ok(id, "") },
+                    _ => ok(id, &format!("result of {id}")),
+                };
+                Op::Results(ids.iter().map(|id| result(id, rng)).collect())
             }
             _ => Op::Respond(random_response(rng, step)),
         }
@@ -286,7 +313,7 @@ fn the_snapshot_keeps_seed_001s_plan_fields_and_restores_mid_approval() {
         _ => panic!(),
     };
     assert_eq!(step.get("status").and_then(Value::as_str), Some("running"));
-    assert_eq!(value.get("version").and_then(Value::as_str), Some("1.0"));
+    assert_eq!(value.get("version").and_then(Value::as_str), Some("1.1"));
     // Restored mid-approval: the proposal can be approved, and the call then runs.
     let mut copy = Session::restore(&value).unwrap();
     let action = copy.proposals()[0].action_id.clone();
@@ -340,4 +367,80 @@ fn snapshots_of_the_wrong_shape_or_inconsistent_state_are_refused_even_with_a_ma
     }
     // The untouched document still restores: the refusals were about the edits.
     assert!(Session::restore(&value).is_ok());
+}
+
+#[test]
+fn a_snapshot_nested_too_deep_is_refused_before_anything_walks_it() {
+    // A store entry holding a valid header and a very deep value: the checksum and the
+    // shape check would recurse through it. The session (and the process) must survive.
+    for depth in [100, 10_000, 1_000_000] {
+        for (open, close) in [("[", "]"), (r#"{"a":"#, "}")] {
+            let text = format!(
+                r#"{{"format":"planloop.session","version":"1.0","x":{}1{}}}"#,
+                open.repeat(depth),
+                close.repeat(depth)
+            );
+            let error = Session::restore_json(&text).expect_err("refused");
+            assert_eq!(error.code, ErrorCode::InvalidSnapshot);
+            assert!(error.message.contains("nests deeper than a snapshot can"), "{depth}: {}", error.message);
+        }
+    }
+    // As deep as a snapshot legitimately gets (arguments at their deepest) still restores;
+    // arguments any deeper are refused when they come in.
+    let nested = |levels: usize| {
+        let mut json = String::from("1");
+        for _ in 0..levels {
+            json = format!("[{json}]");
+        }
+        json
+    };
+    let mut session = Session::new(SessionConfig::default());
+    let begin = BeginTurn { message: "go".into(), now_ms: 1.0, user_id: None, chat_id: None, review: None };
+    session.begin_turn(begin).unwrap();
+    let deepest = planloop::schema::ANY_MAX_DEPTH;
+    let too_deep = ModelResponse { text: None, tool_calls: vec![call("1", "deploy", &nested(deepest + 1))] };
+    let error = session.handle_model_response(too_deep, 2.0).unwrap_err();
+    assert_eq!(error.code, ErrorCode::InvalidArgument);
+    let response = ModelResponse { text: None, tool_calls: vec![call("1", "deploy", &nested(deepest))] };
+    assert!(matches!(session.handle_model_response(response, 2.0).unwrap(), Decision::AwaitApproval { .. }));
+    roundtrip(&session);
+}
+
+#[test]
+fn a_format_1_0_snapshot_still_restores_and_numbers_its_next_proposal_after_the_kept_ones() {
+    let mut value = document(&busy_session());
+    set(&mut value, &["version"], Value::String("1.0".into()));
+    if let Some(Value::Object(turn)) = match &mut value {
+        Value::Object(members) => members.iter_mut().find(|(k, _)| k == "turn").map(|(_, v)| v),
+        _ => None,
+    } {
+        turn.retain(|(k, _)| k != "proposed");
+    }
+    let mut session = Session::restore(&resealed(value)).expect("a 1.0 snapshot restores");
+    let action = session.proposals()[0].action_id.clone();
+    assert_eq!(action, "act-1-1");
+    let outcome = session.approve(&action, ApproveOptions { edited_args: None, scope: Scope::Once }, 3.0).unwrap();
+    let Some(Decision::RunTools { calls, .. }) = outcome.resumed else { panic!("resumes") };
+    session.handle_tool_results(calls.iter().map(|c| ok(&c.id, "done")).collect(), 4.0).unwrap();
+    let response = ModelResponse { text: None, tool_calls: vec![call("9", "deploy", r#"{"env":"staging"}"#)] };
+    let Decision::AwaitApproval { proposals, .. } = session.handle_model_response(response, 5.0).unwrap() else {
+        panic!("a proposal")
+    };
+    assert_eq!(proposals[0].action_id, "act-1-2");
+}
+
+#[test]
+fn arguments_with_many_keys_cost_linear_time_to_take_in_snapshot_and_restore() {
+    // 99,000 distinct keys (just under the 100,000 values `{}` allows): looking each one
+    // up by name was quadratic.
+    let keys: Vec<String> = (0..99_000).map(|i| format!(r#""k{i}":{i}"#)).collect();
+    let text = format!("{{{}}}", keys.join(","));
+    let mut session = Session::new(SessionConfig::default());
+    let begin = BeginTurn { message: "go".into(), now_ms: 1.0, user_id: None, chat_id: None, review: None };
+    session.begin_turn(begin).unwrap();
+    let calls = vec![ToolCallInput { id: "1".into(), name: "deploy".into(), args: Value::String(text.into()) }];
+    let decision = session.handle_model_response(ModelResponse { text: None, tool_calls: calls }, 2.0).unwrap();
+    let Decision::AwaitApproval { proposals, .. } = decision else { panic!("a proposal") };
+    assert!(matches!(&proposals[0].args, Value::Object(members) if members.len() == 99_000));
+    roundtrip(&session);
 }

@@ -2,7 +2,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::convert::{object, options, string, to_js, to_js_through_json, whole_or, Throw};
+use super::convert::{object, options, string, to_js, whole_or, Throw};
 use super::js_input::ToolArgs;
 use crate::capsule::{ContextCapsule, CONTEXT_CAPSULE_INPUT_SCHEMA};
 use crate::compose::{compose, COMPOSE_INPUT_SCHEMA};
@@ -18,7 +18,7 @@ pub fn validate_write_todos(
 ) -> Result<JsValue, JsValue> {
     let args = ToolArgs::new(args).throw()?;
     let validation = todos::validate(args.args()).throw()?;
-    to_js_through_json(&validation)
+    to_js(&validation)
 }
 
 /// The JSON Schema of `write_todos` arguments (draft 2020-12).

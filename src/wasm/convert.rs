@@ -1,5 +1,6 @@
 //! Conversions between core types and JS values.
 
+use js_sys::{Array, Object};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -7,28 +8,37 @@ use super::js_input::JsInput;
 use crate::error::{Error, Result};
 use crate::json_text;
 use crate::to_value::to_value;
+use crate::value::Value;
 
-/// A plain JS value: objects, arrays, `null` for `None`, built property by property
-/// (the cheapest way for the small, fixed-shape results most calls return).
+/// A plain JS value: objects, arrays, `null` for `None`. Objects are made the way
+/// `JSON.parse` makes them, with every key an own data property: a model's `"__proto__"`
+/// key stays a key, never the object's prototype, so what the user is shown and what
+/// the host receives are the same data. One JSON text for `JSON.parse` is the fast way;
+/// a value holding `undefined` (which JSON cannot carry) is built with
+/// `Object.fromEntries`, which defines keys the same way.
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    serialize(value, serde_wasm_bindgen::Serializer::json_compatible())
-}
-
-/// For results that carry a model's data (kilobytes of todos): one JSON text for
-/// `JSON.parse`, which beats building the objects from wasm as soon as there is more than
-/// a handful of properties. `undefined` stays `undefined`, as zod keeps an optional key
-/// a host set to `undefined` (JSON cannot, so such a value is built property by property,
-/// and only values whose schema admits no `null` may take this way).
-pub fn to_js_through_json<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
     let value = to_value(value).throw()?;
     match json_text::exact(&value) {
         Some(text) => js_sys::JSON::parse(&text).map_err(|_| error_to_js(Error::internal("JSON text planloop wrote"))),
-        None => serialize(&value, serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true)),
+        None => Ok(build(&value)),
     }
 }
 
-fn serialize<T: Serialize + ?Sized>(value: &T, serializer: serde_wasm_bindgen::Serializer) -> Result<JsValue, JsValue> {
-    value.serialize(&serializer).map_err(|e| error_to_js(Error::internal(&e.to_string())))
+/// `value` built in JS (bounded recursion: only planloop's own values are returned).
+fn build(value: &Value<'_>) -> JsValue {
+    match value {
+        Value::Undefined => JsValue::UNDEFINED,
+        Value::Null => JsValue::NULL,
+        Value::Bool(b) => JsValue::from_bool(*b),
+        Value::Number(n) => JsValue::from_f64(*n),
+        Value::String(s) | Value::IllFormedString(s) => JsValue::from_str(s),
+        Value::Array(items) => items.iter().map(build).collect::<Array>().into(),
+        Value::Object(members) => {
+            let entries: Array = members.iter().map(|(k, v)| Array::of2(&JsValue::from_str(k), &build(v))).collect();
+            // fromEntries only throws for entries that are not pairs.
+            Object::from_entries(&entries).map_or(JsValue::NULL, JsValue::from)
+        }
+    }
 }
 
 /// A JS `Error` named `PlanloopError`, with `code` and `data`.

@@ -2,7 +2,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::convert::{json_text_of, object, options, string, time, to_js, to_js_through_json, Throw};
+use super::convert::{json_text_of, object, options, string, time, to_js, Throw};
 use crate::approval::{APPROVE_OPTIONS_SCHEMA, REJECT_OPTIONS_SCHEMA};
 use crate::compose::PROMPT_PARTS_SCHEMA;
 use crate::config::SESSION_CONFIG_SCHEMA;
@@ -34,7 +34,7 @@ impl Session {
     /// Everything the session needs to go on, as one JSON document: store it anywhere.
     #[wasm_bindgen(unchecked_return_type = "SessionSnapshot")]
     pub fn snapshot(&self) -> Result<JsValue, JsValue> {
-        to_js_through_json(&self.0.snapshot().throw()?)
+        to_js(&self.0.snapshot().throw()?)
     }
 
     /// The plan tracked from the model's `[Step]` lines (seed 001's `plan.json`), or `null`.

@@ -900,7 +900,7 @@ export type SessionSnapshot = {
     turn?: SnapshotTurn | null;
     /**
      * Proposals, newest last.
-     * At most 256 items.
+     * At most 512 items.
      */
     proposals: Proposal[];
     /**
@@ -944,6 +944,12 @@ export type SnapshotTurn = {
      * At most 1024 items.
      */
     rejections: ToolMessage[];
+    /**
+     * Proposals made in this turn so far: the next one's action id is `act-<turn>-<n+1>`.
+     * (Absent from 1.0 snapshots, which counted the turn's kept proposals instead.)
+     * @default 0
+     */
+    proposed?: number;
     /**
      * When the turn paused for approval, and the time it has waited in all: the user's
      * time to decide is not the agent's time, so the time limit leaves it out.

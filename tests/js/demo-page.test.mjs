@@ -62,6 +62,20 @@ test("a refused early stop: the nudge shows, the checklist completes, the trail 
   assert.deepEqual(errors, []);
 });
 
+test("a double click on Start starts one run, not two", async () => {
+  const { page, errors } = await open();
+  await page.selectOption("#scenario", "early-stop");
+  await page.dblclick("#start");
+  await page.waitForSelector("li.final");
+  await page.waitForSelector("body[data-busy=false]");
+  const stops = await texts(page, "li.stop");
+  assert.deepEqual(stops, [], stops.join("\n"));
+  assert.deepEqual(await page.locator("#checklist li").evaluateAll((items) => items.map((li) => li.className)), ["completed", "completed", "completed"]);
+  assert.equal(await page.locator("li.final").count(), 1);
+  assert.equal(await page.locator("li.user").count(), 1, "one message was sent");
+  assert.deepEqual(errors, []);
+});
+
 test("approval cards really pause the loop: approve, edit, reject with a message", async () => {
   const { page, errors } = await open();
   await play(page, "approvals");

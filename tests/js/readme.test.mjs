@@ -61,8 +61,9 @@ async function runInBrowser(dir, source) {
     "/pkg/web/planloop_bg.wasm": `${root}pkg/web/planloop_bg.wasm`,
   };
   const { server, url } = await startServer((path) => files[path] ?? null);
-  const browser = await launchChromium();
+  let browser;
   try {
+    browser = await launchChromium();
     const tab = await browser.newPage();
     let output = "";
     for (let load = 0; load < 2; load++) {
@@ -84,7 +85,7 @@ async function runInBrowser(dir, source) {
     }
     return output;
   } finally {
-    await browser.close();
+    await browser?.close();
     server.close();
   }
 }

@@ -236,7 +236,8 @@ function showOutcome(outcome: TurnOutcome): void {
 }
 
 async function send(message: string): Promise<void> {
-  if (!runner || !run) return;
+  // One run at a time: a double click, or Send during a run, starts nothing.
+  if (!runner || !run || runner.busy) return;
   input.value = "";
   setBusy(true);
   run.typed = message;
@@ -255,6 +256,7 @@ async function send(message: string): Promise<void> {
 
 function setBusy(busy: boolean): void {
   $<HTMLButtonElement>("send").disabled = busy;
+  $<HTMLButtonElement>("start").disabled = busy;
   input.disabled = busy;
   document.body.dataset.busy = String(busy);
 }
@@ -290,6 +292,7 @@ function clear(): void {
 }
 
 async function start(): Promise<void> {
+  if (runner?.busy) return;
   const id = scenarioSelect.value;
   const scenario = scenarios.get(id === ENDPOINT ? "early-stop" : id);
   if (!scenario) return;

@@ -81,6 +81,9 @@ export class ChainRunner {
   messages: ChatMessage[] = [];
   private readonly options: RunnerOptions;
   private readonly now: () => number;
+  /** The work in progress: each `send` and `restore` starts when the one before it ends. */
+  private queue: Promise<unknown> = Promise.resolve();
+  private running = 0;
 
   constructor(options: RunnerOptions) {
     this.options = options;
@@ -88,18 +91,49 @@ export class ChainRunner {
     this.now = options.now ?? Date.now;
   }
 
-  /** Restores the session and the conversation from the store, if it holds one. */
-  async restore(restore: (snapshot: unknown) => Session): Promise<boolean> {
-    const text = await this.options.store?.load();
-    if (text == null) return false;
-    const saved = JSON.parse(text) as Saved;
-    this.session = restore(saved.snapshot);
-    this.messages = saved.messages;
-    return true;
+  /** True while a `send` or `restore` is running or waiting its turn (a UI can disable its
+   * Send button on it). */
+  get busy(): boolean {
+    return this.running > 0;
   }
 
-  /** Runs one user message to its end: an answer, a pause, a failure or a plan review. */
-  async send(message: string): Promise<TurnOutcome> {
+  /** Restores the session and the conversation from the store, if it holds one. */
+  restore(restore: (snapshot: unknown) => Session): Promise<boolean> {
+    return this.serialized(async () => {
+      const text = await this.options.store?.load();
+      if (text == null) return false;
+      const saved = JSON.parse(text) as Saved;
+      this.session = restore(saved.snapshot);
+      this.messages = saved.messages;
+      return true;
+    });
+  }
+
+  /** Runs one user message to its end: an answer, a pause, a failure or a plan review.
+   * Messages sent while one is running wait their turn, in order: two turns never mix.
+   * When the model, a tool, the approval callback or the store throws, the conversation
+   * is left well-formed (every tool call answered) before the error reaches the caller. */
+  send(message: string): Promise<TurnOutcome> {
+    return this.serialized(async () => {
+      try {
+        return await this.turn(message);
+      } catch (error) {
+        this.closeDangling("Not run: the turn stopped with an error.");
+        throw error;
+      }
+    });
+  }
+
+  private serialized<T>(work: () => Promise<T>): Promise<T> {
+    this.running += 1;
+    const run = this.queue.then(work).finally(() => {
+      this.running -= 1;
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async turn(message: string): Promise<TurnOutcome> {
     const start = this.session.beginTurn({ message, nowMs: this.now() });
     this.messages.push({ role: "user", content: start.message });
     let toolsWithheld = start.next.toolsWithheld;
@@ -109,6 +143,9 @@ export class ChainRunner {
       let decision: Decision | null = this.session.handleModelResponse(response, this.now());
       while (decision?.type === "awaitApproval") decision = await this.settle(decision);
       const outcome = await this.follow(decision);
+      // A turn can end with calls of its last response not run (a limit, a model stuck
+      // in a loop): each gets a result saying so before the conversation is saved.
+      if (outcome.done) this.closeDangling("Not run: the turn ended before this call ran.");
       this.flush();
       await this.save();
       if (outcome.done) return outcome.done;
@@ -136,7 +173,10 @@ export class ChainRunner {
         : this.session.reject(proposal.actionId, verdict.message === undefined ? {} : { message: verdict.message }, this.now());
       resumed = outcome.resumed ?? resumed;
     };
-    await Promise.all(decision.proposals.map(decide));
+    // Every verdict is in before the turn goes on, or before an error leaves it.
+    const settled = await Promise.allSettled(decision.proposals.map(decide));
+    const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
+    if (failed) throw failed.reason;
     return resumed;
   }
 
@@ -154,7 +194,6 @@ export class ChainRunner {
         return { done: { type: "finalize", answer: decision.answer, exitReason: decision.exitReason }, toolsWithheld: false };
       case "pause":
       case "fail": {
-        this.closeDangling();
         const summary = decision.type === "pause" ? decision.summary : decision.message;
         return { done: { type: decision.type, summary, exitReason: decision.exitReason }, toolsWithheld: false };
       }
@@ -184,12 +223,16 @@ export class ChainRunner {
     this.append(this.session.handleToolResults(results, this.now()).messages);
   }
 
-  /** A stopped turn leaves calls without results; providers refuse such a history. */
-  private closeDangling(): void {
-    const last = this.messages.at(-1);
+  /** A stopped turn can leave tool calls of the last assistant message without results;
+   * providers refuse such a history, so each gets one saying it did not run. */
+  private closeDangling(content: string): void {
+    let at = this.messages.length - 1;
+    while (at >= 0 && this.messages[at].role !== "assistant") at -= 1;
+    const last = this.messages[at];
     if (last?.role !== "assistant") return;
+    const answered = new Set(this.messages.slice(at + 1).flatMap((m) => (m.role === "tool" ? [m.toolCallId] : [])));
     for (const call of last.toolCalls) {
-      this.messages.push({ role: "tool", toolCallId: call.id, name: call.name, content: "Not run: the turn stopped at its limit.", isError: true });
+      if (!answered.has(call.id)) this.messages.push({ role: "tool", toolCallId: call.id, name: call.name, content, isError: true });
     }
   }
 
