@@ -18,7 +18,7 @@
 //!    to the model, with the host's tools and `Session::tool_definitions` (the planner
 //!    tools planloop answers itself).
 //! 2. `handle_model_response({text, tool_calls}, now_ms)` with every model response. It
-//!    returns a [`exchange::Decision`]:
+//!    returns a [`session::exchange::Decision`]:
 //!    - `RunTools { calls, replies, next }`: append the assistant message, then `replies`
 //!      (planloop's answers to its own tools) as tool messages; run `calls` and pass their
 //!      results to `handle_tool_results`, which returns the tool messages to append. When
@@ -45,11 +45,11 @@
 //! A call out of this order is refused with `invalid_state` and changes nothing.
 //!
 //! ```
-//! use planloop::approval::{ToolClass, ToolPolicy};
-//! use planloop::config::SessionConfig;
-//! use planloop::exchange::{BeginTurn, Decision, ExitReason, ModelResponse, ToolCallInput, ToolResult};
+//! use planloop::session::approval::{ToolClass, ToolPolicy};
+//! use planloop::session::config::SessionConfig;
+//! use planloop::session::exchange::{BeginTurn, Decision, ExitReason, ModelResponse, ToolCallInput, ToolResult};
 //! use planloop::session::Session;
-//! use planloop::value::Value;
+//! use planloop::json::value::Value;
 //!
 //! // `search` only reads; any other host tool would wait for the user's approval.
 //! let tools = ToolPolicy { read: vec!["search".into()], ..ToolPolicy::default() };
@@ -82,51 +82,23 @@
 //!
 //! # The planner primitives alone
 //!
-//! A host with its own loop can use the pieces: [`planner::PlannerState`] (the todo list
+//! A host with its own loop can use the pieces: [`plan::planner::PlannerState`] (the todo list
 //! and the overuse guard: `record_iteration` with each response's tool names, then
-//! `apply_write_todos` per call) and [`reasoning::ReasoningLog`] (the tagged trail).
-//! [`compose::compose`] builds the system prompt: the agent's own prompt, planloop's
+//! `apply_write_todos` per call) and [`trail::reasoning::ReasoningLog`] (the tagged trail).
+//! [`prompts::compose::compose`] builds the system prompt: the agent's own prompt, planloop's
 //! shared components and the host's, in a fixed order.
 //!
 //! Bad input never panics: it is a [`error::Error`] with a stable code, or, for a
 //! model's tool arguments, validation issues shaped exactly as zod 4 reports them
-//! ([`issue::Issue`]).
+//! ([`error::issue::Issue`]).
 
-pub mod approval;
-pub mod args;
-pub mod capsule;
-pub mod compose;
-pub mod config;
-pub mod continuation;
-pub mod dialects;
 pub mod error;
-pub mod events;
-pub mod exchange;
-pub mod fingerprint;
-mod from_value;
-pub mod guard;
-pub mod input;
-pub mod intent;
-pub mod issue;
-mod js_number;
 pub mod json;
-mod json_text;
-mod literal;
-mod one_pass;
 pub mod plan;
-pub mod planner;
 pub mod prompts;
-pub mod reasoning;
-pub mod reflection;
-pub mod review;
-pub mod schema;
 pub mod session;
 pub mod snapshot;
-pub mod steps;
-pub mod stuck;
 pub mod text;
-mod to_value;
-pub mod todos;
-pub mod tools;
-pub mod value;
+pub mod trail;
+pub mod validate;
 pub mod wasm;

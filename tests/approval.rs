@@ -3,14 +3,16 @@
 
 mod support;
 
-use planloop::approval::{ApproveOptions, ProposalStatus, RejectOptions, Scope, ToolClass, ToolPolicy, ToolRule};
-use planloop::config::{PlanReviewOptions, SessionConfig};
 use planloop::error::ErrorCode;
-use planloop::events::{EventKind, PauseReason};
-use planloop::exchange::{BeginTurn, Decision, ExitReason, ModelResponse, ToolCallInput, ToolResult};
-use planloop::review::PlanReviewStore;
+use planloop::json::value::Value;
+use planloop::session::approval::{
+    ApproveOptions, ProposalStatus, RejectOptions, Scope, ToolClass, ToolPolicy, ToolRule,
+};
+use planloop::session::config::{PlanReviewOptions, SessionConfig};
+use planloop::session::events::{EventKind, PauseReason};
+use planloop::session::exchange::{BeginTurn, Decision, ExitReason, ModelResponse, ToolCallInput, ToolResult};
+use planloop::session::review::PlanReviewStore;
 use planloop::session::Session;
-use planloop::value::Value;
 use support::{args, call, ok, plan, Drive, Rng};
 
 fn gated() -> SessionConfig {
@@ -28,7 +30,7 @@ fn gated() -> SessionConfig {
     SessionConfig { tools, ..SessionConfig::default() }
 }
 
-fn approve(d: &mut Drive, id: &str) -> planloop::exchange::ApprovalOutcome {
+fn approve(d: &mut Drive, id: &str) -> planloop::session::exchange::ApprovalOutcome {
     let now = d.tick(500.0);
     let outcome =
         d.session.approve(id, ApproveOptions { edited_args: None, scope: Scope::Once }, now).expect("approve");
@@ -36,7 +38,7 @@ fn approve(d: &mut Drive, id: &str) -> planloop::exchange::ApprovalOutcome {
     outcome
 }
 
-fn reject(d: &mut Drive, id: &str, message: &str) -> planloop::exchange::ApprovalOutcome {
+fn reject(d: &mut Drive, id: &str, message: &str) -> planloop::session::exchange::ApprovalOutcome {
     let now = d.tick(500.0);
     let options = RejectOptions { message: Some(message.into()) };
     let outcome = d.session.reject(id, options, now).expect("reject");
@@ -256,7 +258,7 @@ fn reviewing() -> SessionConfig {
     SessionConfig { plan_review: PlanReviewOptions { enabled: true, ttl_minutes: 60 }, ..gated() }
 }
 
-fn begin_as(d: &mut Drive, message: &str, review: Option<planloop::review::PlanReview>) -> String {
+fn begin_as(d: &mut Drive, message: &str, review: Option<planloop::session::review::PlanReview>) -> String {
     let now = d.tick(1000.0);
     let input = BeginTurn {
         message: message.into(),
@@ -361,15 +363,16 @@ fn random_drives_never_run_anything_unapproved_or_twice_and_stay_within_budget()
         let mut awaiting: Vec<String> = Vec::new(); // call ids whose results are due
         let mut proposals: Vec<(String, String)> = Vec::new(); // (action id, call id) waiting
         let mut turns = 0;
-        let check_calls = |calls: &[planloop::exchange::ToolCall], approved: &[String], released: &mut Vec<String>| {
-            for call in calls {
-                let gated = call.name == "deploy"
-                    || (call.name == "run_bash" && call.args.get("command").and_then(Value::as_str) != Some("ls"));
-                assert!(!gated || approved.contains(&call.id), "seed {seed}: {} ran unapproved", call.id);
-                assert!(!released.contains(&call.id), "seed {seed}: {} ran twice", call.id);
-                released.push(call.id.clone());
-            }
-        };
+        let check_calls =
+            |calls: &[planloop::session::exchange::ToolCall], approved: &[String], released: &mut Vec<String>| {
+                for call in calls {
+                    let gated = call.name == "deploy"
+                        || (call.name == "run_bash" && call.args.get("command").and_then(Value::as_str) != Some("ls"));
+                    assert!(!gated || approved.contains(&call.id), "seed {seed}: {} ran unapproved", call.id);
+                    assert!(!released.contains(&call.id), "seed {seed}: {} ran twice", call.id);
+                    released.push(call.id.clone());
+                }
+            };
         for step in 0..60 {
             now += 100.0;
             match rng.below(10) {

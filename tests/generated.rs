@@ -12,8 +12,9 @@ use schemars::JsonSchema;
 use serde_json::{Map, Value};
 
 use planloop::{
-    approval, capsule, compose, config, dialects, error, events, exchange, guard, plan, planner, reasoning, review,
-    snapshot, todos, tools,
+    error, plan::dialects, plan::guard, plan::planner, plan::recorded as plan, plan::todos, plan::tools,
+    prompts::compose, session::approval, session::config, session::events, session::exchange, session::review,
+    snapshot, trail::capsule, trail::reasoning,
 };
 
 fn check_or_bless(relative: &str, generated: &str) {

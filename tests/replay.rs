@@ -12,13 +12,13 @@ mod support;
 use std::fmt::Write;
 use std::path::Path;
 
-use planloop::approval::{ToolClass, ToolPolicy};
-use planloop::config::{SessionConfig, TodoDialect};
-use planloop::events::EventKind;
-use planloop::exchange::{BeginTurn, Decision, ModelResponse, ToolCallInput, ToolResult};
+use planloop::json::value::Value;
+use planloop::plan::todos::TodoStatus;
+use planloop::session::approval::{ToolClass, ToolPolicy};
+use planloop::session::config::{SessionConfig, TodoDialect};
+use planloop::session::events::EventKind;
+use planloop::session::exchange::{BeginTurn, Decision, ModelResponse, ToolCallInput, ToolResult};
 use planloop::session::Session;
-use planloop::todos::TodoStatus;
-use planloop::value::Value;
 use serde_json::Value as Json;
 
 /// What planloop decided over one recorded session.

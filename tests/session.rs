@@ -3,12 +3,12 @@
 
 mod support;
 
-use planloop::approval::{ToolClass, ToolPolicy};
-use planloop::config::{ContinuationProtocol, Language, OnLimit, SessionConfig, TodoDialect};
 use planloop::error::ErrorCode;
-use planloop::events::EventKind;
-use planloop::exchange::{ContinueReason, Decision, ExitReason, ModelResponse, ProgressSource};
-use planloop::todos::TodoStatus;
+use planloop::plan::todos::TodoStatus;
+use planloop::session::approval::{ToolClass, ToolPolicy};
+use planloop::session::config::{ContinuationProtocol, Language, OnLimit, SessionConfig, TodoDialect};
+use planloop::session::events::EventKind;
+use planloop::session::exchange::{ContinueReason, Decision, ExitReason, ModelResponse, ProgressSource};
 use support::{call, failed, last_message, ok, plan, todos, Drive};
 
 /// Every host tool reads (no approvals): these tests are about the loop.
@@ -408,7 +408,10 @@ fn the_same_failing_call_three_times_is_noticed() {
         d.results(vec![failed(&format!("c{i}"), &format!("ENOENT ({i})"))]);
     }
     assert_eq!(
-        d.count(|e| matches!(e, EventKind::Stuck { detail: planloop::stuck::Pattern::SameFailingCall { .. }, .. })),
+        d.count(|e| matches!(
+            e,
+            EventKind::Stuck { detail: planloop::session::stuck::Pattern::SameFailingCall { .. }, .. }
+        )),
         1
     );
 }

@@ -3,13 +3,13 @@
 
 mod support;
 
-use planloop::approval::{ApproveOptions, ProposalStatus, RejectOptions, Scope, ToolClass, ToolPolicy};
-use planloop::config::{ContinuationProtocol, Language, PlanReviewOptions, SessionConfig, TodoDialect};
 use planloop::error::ErrorCode;
-use planloop::exchange::{BeginTurn, Decision, ModelResponse, ToolCallInput, ToolResult};
+use planloop::json::value::Value;
+use planloop::session::approval::{ApproveOptions, ProposalStatus, RejectOptions, Scope, ToolClass, ToolPolicy};
+use planloop::session::config::{ContinuationProtocol, Language, PlanReviewOptions, SessionConfig, TodoDialect};
+use planloop::session::exchange::{BeginTurn, Decision, ModelResponse, ToolCallInput, ToolResult};
 use planloop::session::Session;
 use planloop::snapshot::checksum;
-use planloop::value::Value;
 use support::{args, call, ok, plan, todos, Rng};
 
 /// The session written to JSON text and read back.
@@ -85,7 +85,7 @@ fn random_config(rng: &mut Rng) -> SessionConfig {
         ..SessionConfig::default()
     };
     config.history.mode =
-        *rng.pick(&[planloop::reasoning::HistoryMode::Rolling, planloop::reasoning::HistoryMode::Full]);
+        *rng.pick(&[planloop::trail::reasoning::HistoryMode::Rolling, planloop::trail::reasoning::HistoryMode::Full]);
     config
 }
 
@@ -219,8 +219,9 @@ fn a_restored_session_decides_exactly_as_the_original_from_any_point() {
                 restores += 1;
                 mid_approval += usize::from(!host.proposals.is_empty());
                 mid_results += usize::from(!host.awaiting.is_empty());
-                paused_plans +=
-                    usize::from(original.step_plan().is_some_and(|p| p.status == planloop::steps::PlanStatus::Paused));
+                paused_plans += usize::from(
+                    original.step_plan().is_some_and(|p| p.status == planloop::plan::steps::PlanStatus::Paused),
+                );
                 restored = Some(copy);
             }
             let op = host.next(&mut rng, step);
@@ -397,7 +398,7 @@ fn a_snapshot_nested_too_deep_is_refused_before_anything_walks_it() {
     let mut session = Session::new(SessionConfig::default());
     let begin = BeginTurn { message: "go".into(), now_ms: 1.0, user_id: None, chat_id: None, review: None };
     session.begin_turn(begin).unwrap();
-    let deepest = planloop::schema::ANY_MAX_DEPTH;
+    let deepest = planloop::validate::schema::ANY_MAX_DEPTH;
     let too_deep = ModelResponse { text: None, tool_calls: vec![call("1", "deploy", &nested(deepest + 1))] };
     let error = session.handle_model_response(too_deep, 2.0).unwrap_err();
     assert_eq!(error.code, ErrorCode::InvalidArgument);

@@ -3,15 +3,15 @@
 
 mod support;
 
-use planloop::config::{Language, SessionConfig};
-use planloop::events::EventKind;
-use planloop::exchange::{ContinueReason, Decision, ExitReason, ProgressSource};
-use planloop::steps::{CompletedBy, PlanStatus, StepStatus};
+use planloop::plan::steps::{CompletedBy, PlanStatus, StepStatus};
+use planloop::session::config::{Language, SessionConfig};
+use planloop::session::events::EventKind;
+use planloop::session::exchange::{ContinueReason, Decision, ExitReason, ProgressSource};
 use support::{call, ok, Drive};
 
 fn config() -> SessionConfig {
     let mut config = SessionConfig::default();
-    config.tools.default = planloop::approval::ToolClass::Read;
+    config.tools.default = planloop::session::approval::ToolClass::Read;
     config
 }
 
@@ -23,7 +23,8 @@ use StepStatus::{Completed as C, Pending as P, Running as R};
 
 #[test]
 fn steps_declared_in_text_advance_on_markers_and_the_final_answer_closes_the_last() {
-    let history = planloop::reasoning::HistoryOptions { mode: planloop::reasoning::HistoryMode::Full, size: 4 };
+    let history =
+        planloop::trail::reasoning::HistoryOptions { mode: planloop::trail::reasoning::HistoryMode::Full, size: 4 };
     let mut d = Drive::new(SessionConfig { history, ..config() });
     d.begin("Download Tencent's last five annual reports and chart the revenue");
     d.act(
@@ -138,7 +139,7 @@ fn chinese_continue_resumes_with_a_chinese_summary() {
 
 #[test]
 fn the_system_prompt_carries_the_current_step_and_the_budget() {
-    use planloop::compose::PromptParts;
+    use planloop::prompts::compose::PromptParts;
     let parts = || PromptParts {
         base: "You are a finance assistant.".into(),
         components: Vec::new(),
@@ -164,7 +165,10 @@ fn the_system_prompt_carries_the_current_step_and_the_budget() {
     // The continuation protocol's instructions come with the protocol, in the session's language.
     let mut zh = Drive::new(SessionConfig {
         language: Language::Zh,
-        continuation_protocol: planloop::config::ContinuationProtocol { enabled: true, require_explicit_signal: true },
+        continuation_protocol: planloop::session::config::ContinuationProtocol {
+            enabled: true,
+            require_explicit_signal: true,
+        },
         ..config()
     });
     zh.begin("整理笔记");

@@ -4,10 +4,10 @@ use wasm_bindgen::prelude::*;
 
 use super::convert::{object, options, string, to_js, whole_or, Throw};
 use super::js_input::ToolArgs;
-use crate::capsule::{ContextCapsule, CONTEXT_CAPSULE_INPUT_SCHEMA};
-use crate::compose::{compose, COMPOSE_INPUT_SCHEMA};
-use crate::reflection::{extract_reflection, DEFAULT_MAX_CHARS};
-use crate::{todos, tools};
+use crate::prompts::compose::{compose, COMPOSE_INPUT_SCHEMA};
+use crate::text::reflection::{extract_reflection, DEFAULT_MAX_CHARS};
+use crate::trail::capsule::{ContextCapsule, CONTEXT_CAPSULE_INPUT_SCHEMA};
+use crate::{plan::todos, plan::tools};
 
 /// Validates `write_todos` arguments exactly as zod 4's `safeParse` would for the tool's
 /// schema. `args` may be the raw JSON text of a tool call; text that is not JSON gives

@@ -6,9 +6,9 @@ use wasm_bindgen::prelude::*;
 
 use super::js_input::JsInput;
 use crate::error::{Error, Result};
-use crate::json_text;
-use crate::to_value::to_value;
-use crate::value::Value;
+use crate::json::text as json_text;
+use crate::json::to_value::to_value;
+use crate::json::value::Value;
 
 /// A plain JS value: objects, arrays, `null` for `None`. Objects are made the way
 /// `JSON.parse` makes them, with every key an own data property: a model's `"__proto__"`
@@ -86,7 +86,7 @@ impl<T> Throw<T> for Result<T, Error> {
 
 /// A string argument.
 pub fn string(value: JsValue, name: &str) -> Result<String, JsValue> {
-    crate::args::string(input(value)?, name).throw()
+    crate::validate::args::string(input(value)?, name).throw()
 }
 
 /// An optional string argument: `undefined` and `null` are absent.
@@ -101,7 +101,7 @@ pub fn string_or_absent(value: JsValue, name: &str) -> Result<Option<String>, Js
 pub fn time(value: JsValue, name: &str) -> Result<f64, JsValue> {
     match value.as_f64() {
         Some(n) if n.is_finite() => Ok(n),
-        _ => crate::args::time(input(value)?, name).throw(),
+        _ => crate::validate::args::time(input(value)?, name).throw(),
     }
 }
 
@@ -109,26 +109,26 @@ pub fn time(value: JsValue, name: &str) -> Result<f64, JsValue> {
 pub fn whole(value: JsValue, name: &str, min: u32, max: u32) -> Result<u32, JsValue> {
     match value.as_f64() {
         Some(n) if n.fract() == 0.0 && n >= f64::from(min) && n <= f64::from(max) => Ok(n as u32),
-        _ => crate::args::whole(input(value)?, name, min, max).throw(),
+        _ => crate::validate::args::whole(input(value)?, name, min, max).throw(),
     }
 }
 
 /// An optional whole-number argument.
 pub fn whole_or(value: JsValue, name: &str, min: u32, max: u32, default: u32) -> Result<u32, JsValue> {
-    crate::args::whole_or(input(value)?, name, min, max, default).throw()
+    crate::validate::args::whole_or(input(value)?, name, min, max, default).throw()
 }
 
 /// A boolean argument.
 pub fn boolean(value: JsValue, name: &str) -> Result<bool, JsValue> {
-    crate::args::boolean(input(value)?, name).throw()
+    crate::validate::args::boolean(input(value)?, name).throw()
 }
 
 /// An object argument checked against its embedded schema.
 pub fn object<T: serde::de::DeserializeOwned>(value: JsValue, name: &str, schema: &'static str) -> Result<T, JsValue> {
-    crate::args::object(input(value)?, name, schema).throw()
+    crate::validate::args::object(input(value)?, name, schema).throw()
 }
 
 /// An options argument; `undefined` gives the defaults.
 pub fn options<T: serde::de::DeserializeOwned>(value: JsValue, name: &str, schema: &'static str) -> Result<T, JsValue> {
-    crate::args::options(input(value)?, name, schema).throw()
+    crate::validate::args::options(input(value)?, name, schema).throw()
 }

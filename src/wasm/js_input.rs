@@ -9,8 +9,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::error::{Error, Result};
-use crate::input::{Input, Kind, Text};
-use crate::todos::Args;
+use crate::plan::todos::Args;
+use crate::validate::input::{Input, Kind, Text};
 
 #[wasm_bindgen]
 extern "C" {

@@ -4,8 +4,8 @@ use wasm_bindgen::prelude::*;
 
 use super::convert::{input, options, time, to_js, Throw};
 use super::js_input::ToolArgs;
-use crate::args;
-use crate::planner::{self, PLANNER_OPTIONS_SCHEMA};
+use crate::plan::planner::{self, PLANNER_OPTIONS_SCHEMA};
+use crate::validate::args;
 
 /// The todo list a model keeps with `write_todos`, and the planner-overuse guard.
 #[wasm_bindgen(js_name = PlannerState)]

@@ -3,9 +3,9 @@
 use wasm_bindgen::prelude::*;
 
 use super::convert::{boolean, input, object, options, string, time, to_js, whole, whole_or, Throw};
-use crate::planner::{PlannerSnapshot, PLANNER_SNAPSHOT_SCHEMA};
-use crate::reasoning::{self, HISTORY_OPTIONS_SCHEMA};
-use crate::reflection::DEFAULT_MAX_CHARS;
+use crate::plan::planner::{PlannerSnapshot, PLANNER_SNAPSHOT_SCHEMA};
+use crate::text::reflection::DEFAULT_MAX_CHARS;
+use crate::trail::reasoning::{self, HISTORY_OPTIONS_SCHEMA};
 
 /// The `[Plan]`/`[Act]`/`[Obs]`/`[Reflect]` trail of an agent run.
 #[wasm_bindgen(js_name = ReasoningLog)]

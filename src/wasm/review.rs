@@ -3,7 +3,7 @@
 use wasm_bindgen::prelude::*;
 
 use super::convert::{object, string_or_absent, time, to_js};
-use crate::review::{self, PlanReview, PLAN_REVIEW_STORE_SCHEMA};
+use crate::session::review::{self, PlanReview, PLAN_REVIEW_STORE_SCHEMA};
 
 /// Plan reviews waiting for their user's next message, by user and chat; keep one per
 /// app and save it (`toJSON`) when each message gets a fresh `Session`.

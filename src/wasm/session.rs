@@ -3,11 +3,11 @@
 use wasm_bindgen::prelude::*;
 
 use super::convert::{json_text_of, object, options, string, time, to_js, Throw};
-use crate::approval::{APPROVE_OPTIONS_SCHEMA, REJECT_OPTIONS_SCHEMA};
-use crate::compose::PROMPT_PARTS_SCHEMA;
-use crate::config::SESSION_CONFIG_SCHEMA;
-use crate::exchange::{BEGIN_TURN_SCHEMA, MODEL_RESPONSE_SCHEMA, TOOL_RESULTS_SCHEMA};
-use crate::{session, tools};
+use crate::prompts::compose::PROMPT_PARTS_SCHEMA;
+use crate::session::approval::{APPROVE_OPTIONS_SCHEMA, REJECT_OPTIONS_SCHEMA};
+use crate::session::config::SESSION_CONFIG_SCHEMA;
+use crate::session::exchange::{BEGIN_TURN_SCHEMA, MODEL_RESPONSE_SCHEMA, TOOL_RESULTS_SCHEMA};
+use crate::{plan::tools, session};
 
 /// The loop controller of one conversation (see the README for the drive loop).
 #[wasm_bindgen(js_name = Session)]
@@ -167,6 +167,6 @@ impl Session {
     /// The tools this session answers itself, to offer the model next to the host's.
     #[wasm_bindgen(js_name = toolDefinitions, unchecked_return_type = "ToolDefinition[]")]
     pub fn tool_definitions(&self) -> Result<JsValue, JsValue> {
-        to_js(&tools::session_tool_definitions(self.0.config()).throw()?)
+        to_js(&tools::session_tool_definitions(&self.0.config().todo_dialects).throw()?)
     }
 }

@@ -2,13 +2,13 @@
 
 #![allow(dead_code)]
 
-use planloop::config::SessionConfig;
-use planloop::events::{Event, EventKind};
-use planloop::exchange::{
+use planloop::json::value::Value;
+use planloop::session::config::SessionConfig;
+use planloop::session::events::{Event, EventKind};
+use planloop::session::exchange::{
     BeginTurn, Decision, ModelResponse, ToolCallInput, ToolMessage, ToolResult, ToolResultsOutcome, TurnStart,
 };
 use planloop::session::Session;
-use planloop::value::Value;
 
 /// A session and a clock that moves one second per call.
 pub struct Drive {

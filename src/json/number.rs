@@ -1,0 +1,138 @@
+//! JS's `ToNumber` for JSON values.
+//!
+//! zod's length checks compare `value.length` with a number even when `value` is not a
+//! string or an array, so `{"todos": {"length": "9"}}` is "too big" to zod. To answer as
+//! zod does on such input, planloop needs the number JS would compare.
+
+use crate::json::value::Value;
+
+/// `Number(value)` as JS computes it.
+pub fn to_number(value: &Value<'_>) -> f64 {
+    let mut current = value;
+    loop {
+        return match current {
+            Value::Undefined => f64::NAN,
+            Value::Null => 0.0,
+            Value::Bool(b) => f64::from(u8::from(*b)),
+            Value::Number(n) => *n,
+            Value::String(s) => string_to_number(s),
+            Value::IllFormedString(_) => f64::NAN,
+            Value::Object(_) => f64::NAN, // "[object Object]"
+            // An array becomes its `join(",")`: empty is "", two or more items hold a comma.
+            Value::Array(items) => match items.as_slice() {
+                [] => 0.0,
+                [only] => match only {
+                    Value::Undefined | Value::Null => 0.0,
+                    Value::Array(_) => {
+                        current = only;
+                        continue;
+                    }
+                    // String(n) parses back to n, except that -0 prints as "0".
+                    Value::Number(n) if *n == 0.0 => 0.0,
+                    Value::Bool(_) => f64::NAN,
+                    other => to_number(other),
+                },
+                _ => f64::NAN,
+            },
+        };
+    }
+}
+
+/// JS `StringToNumber`: trimmed decimal, `0x`/`0o`/`0b` integers, `Infinity`, or NaN.
+pub fn string_to_number(s: &str) -> f64 {
+    let t = s.trim_matches(is_js_whitespace);
+    if t.is_empty() {
+        return 0.0;
+    }
+    for (prefix, radix) in [("0x", 16), ("0X", 16), ("0o", 8), ("0O", 8), ("0b", 2), ("0B", 2)] {
+        if let Some(digits) = t.strip_prefix(prefix) {
+            return radix_integer(digits, radix);
+        }
+    }
+    let unsigned = t.strip_prefix(['+', '-']).unwrap_or(t);
+    if unsigned == "Infinity" {
+        return if t.starts_with('-') { f64::NEG_INFINITY } else { f64::INFINITY };
+    }
+    if is_decimal_literal(unsigned) {
+        t.parse().unwrap_or(f64::NAN)
+    } else {
+        f64::NAN
+    }
+}
+
+/// `digits[.digits][e[+-]digits]`, or `.digits[...]`, with at least one digit overall.
+fn is_decimal_literal(s: &str) -> bool {
+    let (mantissa, exponent) = match s.find(['e', 'E']) {
+        Some(i) => (&s[..i], Some(&s[i + 1..])),
+        None => (s, None),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let all_digits = |p: &str| p.bytes().all(|b| b.is_ascii_digit());
+    let mantissa_ok = all_digits(int) && all_digits(frac) && !(int.is_empty() && frac.is_empty());
+    let exponent_ok = exponent.is_none_or(|e| {
+        let e = e.strip_prefix(['+', '-']).unwrap_or(e);
+        !e.is_empty() && all_digits(e)
+    });
+    mantissa_ok && exponent_ok
+}
+
+fn radix_integer(digits: &str, radix: u32) -> f64 {
+    if digits.is_empty() {
+        return f64::NAN;
+    }
+    let mut n = 0.0;
+    for c in digits.chars() {
+        match c.to_digit(radix) {
+            Some(d) => n = n * f64::from(radix) + f64::from(d),
+            None => return f64::NAN,
+        }
+    }
+    n
+}
+
+/// JS WhiteSpace and LineTerminator: Unicode `Zs`, tab, VT, FF, BOM, LF, CR, LS, PS.
+fn is_js_whitespace(c: char) -> bool {
+    (c.is_whitespace() && c != '\u{85}') || c == '\u{feff}'
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_convert_as_in_js() {
+        let cases = [
+            ("", 0.0),
+            ("  \t\n", 0.0),
+            (" 42 ", 42.0),
+            ("-1.5e2", -150.0),
+            ("1.", 1.0),
+            (".5", 0.5),
+            ("+3", 3.0),
+            ("0x1F", 31.0),
+            ("0b101", 5.0),
+            ("0o17", 15.0),
+            ("-Infinity", f64::NEG_INFINITY),
+            ("\u{feff}7\u{3000}", 7.0),
+        ];
+        for (s, n) in cases {
+            assert_eq!(string_to_number(s), n, "{s:?}");
+        }
+        for s in ["abc", "1_000", "inf", "NaN", "-0x1", "1e", "e5", ".", "1..2", "\u{85}1", "Infinityx"] {
+            assert!(string_to_number(s).is_nan(), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn containers_convert_through_their_string_form() {
+        let arr = |items: Vec<Value<'static>>| Value::Array(items);
+        assert_eq!(to_number(&arr(vec![])), 0.0);
+        assert_eq!(to_number(&arr(vec![Value::Null])), 0.0);
+        assert_eq!(to_number(&arr(vec![arr(vec![Value::String(" 5 ".into())])])), 5.0);
+        assert_eq!(to_number(&arr(vec![Value::Number(-0.0)])).to_bits(), 0.0f64.to_bits());
+        assert!(to_number(&arr(vec![Value::Number(1.0), Value::Number(2.0)])).is_nan());
+        assert!(to_number(&arr(vec![Value::Bool(true)])).is_nan());
+        assert!(to_number(&Value::Object(vec![])).is_nan());
+        assert_eq!(to_number(&Value::Bool(true)), 1.0);
+    }
+}

@@ -1,0 +1,404 @@
+//! The todo tools of other agents, mapped onto planloop's todo list.
+//!
+//! A host whose model was trained on Claude Code's `TodoWrite`, Codex's `update_plan`,
+//! Roo's `update_todo_list` or OpenHands' `task_tracker` can keep offering that tool:
+//! planloop answers it the way the original does and keeps the same planner state as
+//! `write_todos`. Where a dialect has no ids, they are derived from the text (the same
+//! text always gets the same id), so a todo keeps its id across updates.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::plan::todos::{Todo, TodoStatus};
+use crate::text::cap;
+
+/// The todo tools planloop answers itself. Each updates the same planner state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum TodoDialect {
+    /// planloop's own tool (seed 004).
+    #[serde(rename = "write_todos")]
+    WriteTodos,
+    /// Claude Code: `{todos: [{content, status, activeForm}]}`.
+    TodoWrite,
+    /// Codex: `{explanation?, plan: [{step, status}]}`.
+    #[serde(rename = "update_plan")]
+    UpdatePlan,
+    /// Roo Code: `{todos: "markdown checklist with [ ], [-], [x]"}`.
+    #[serde(rename = "update_todo_list")]
+    UpdateTodoList,
+    /// OpenHands: `{command: "view" | "plan", task_list?: [{title, status, notes?}]}`.
+    #[serde(rename = "task_tracker")]
+    TaskTracker,
+}
+
+impl TodoDialect {
+    pub const ALL: [TodoDialect; 5] = [
+        TodoDialect::WriteTodos,
+        TodoDialect::TodoWrite,
+        TodoDialect::UpdatePlan,
+        TodoDialect::UpdateTodoList,
+        TodoDialect::TaskTracker,
+    ];
+
+    /// The tool name the model calls.
+    pub fn tool_name(self) -> &'static str {
+        match self {
+            TodoDialect::WriteTodos => "write_todos",
+            TodoDialect::TodoWrite => "TodoWrite",
+            TodoDialect::UpdatePlan => "update_plan",
+            TodoDialect::UpdateTodoList => "update_todo_list",
+            TodoDialect::TaskTracker => "task_tracker",
+        }
+    }
+
+    pub fn from_tool_name(name: &str) -> Option<TodoDialect> {
+        TodoDialect::ALL.into_iter().find(|d| d.tool_name() == name)
+    }
+}
+
+/// At most this many todos, as for `write_todos`.
+pub const MAX_TODOS: usize = 8;
+const ID_MAX: usize = 40;
+const CONTENT_MAX: usize = 140;
+
+/// One item of Claude Code's `TodoWrite`.
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+pub struct TodoWriteItem {
+    #[schemars(length(min = 1, max = 2000))]
+    pub content: String,
+    pub status: TodoStatus,
+    /// The present-continuous form shown while the item is in progress.
+    #[serde(default, rename = "activeForm")]
+    #[schemars(with = "String", length(max = 2000))]
+    pub active_form: Option<String>,
+    /// Older versions of the tool carried ids.
+    #[serde(default)]
+    #[schemars(with = "String", length(max = 200))]
+    pub id: Option<String>,
+}
+
+/// Claude Code's `TodoWrite` arguments.
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+pub struct TodoWriteArgs {
+    #[schemars(length(max = 100))]
+    pub todos: Vec<TodoWriteItem>,
+}
+
+/// One step of Codex's `update_plan`.
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+pub struct UpdatePlanStep {
+    #[schemars(length(min = 1, max = 2000))]
+    pub step: String,
+    pub status: TodoStatus,
+}
+
+/// Codex's `update_plan` arguments.
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+pub struct UpdatePlanArgs {
+    #[serde(default)]
+    #[schemars(with = "String", length(max = 4000))]
+    pub explanation: Option<String>,
+    #[schemars(length(max = 100))]
+    pub plan: Vec<UpdatePlanStep>,
+}
+
+/// Roo Code's `update_todo_list` arguments: a markdown checklist.
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+pub struct UpdateTodoListArgs {
+    /// Lines like `[ ] pending`, `[-] in progress`, `[x] done`.
+    #[schemars(length(max = 20_000))]
+    pub todos: String,
+}
+
+/// What OpenHands' `task_tracker` is asked to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum TaskTrackerCommand {
+    View,
+    Plan,
+}
+
+/// A task's status in OpenHands' `task_tracker`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TaskStatus {
+    Todo,
+    InProgress,
+    Done,
+}
+
+/// One task of OpenHands' `task_tracker`.
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+pub struct TaskItem {
+    #[schemars(length(min = 1, max = 2000))]
+    pub title: String,
+    pub status: TaskStatus,
+    #[serde(default)]
+    #[schemars(with = "String", length(max = 4000))]
+    pub notes: Option<String>,
+    #[serde(default)]
+    #[schemars(with = "String", length(max = 200))]
+    pub id: Option<String>,
+}
+
+/// OpenHands' `task_tracker` arguments.
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+pub struct TaskTrackerArgs {
+    pub command: TaskTrackerCommand,
+    #[serde(default)]
+    #[schemars(with = "Vec<TaskItem>", length(max = 100))]
+    pub task_list: Option<Vec<TaskItem>>,
+}
+
+/// The JSON Schemas of the dialects' arguments (generated; checked by a test).
+pub fn schema(dialect: TodoDialect) -> &'static str {
+    match dialect {
+        TodoDialect::WriteTodos => crate::plan::todos::WRITE_TODOS_SCHEMA,
+        TodoDialect::TodoWrite => include_str!("../schemas/todo_write.json"),
+        TodoDialect::UpdatePlan => include_str!("../schemas/update_plan.json"),
+        TodoDialect::UpdateTodoList => include_str!("../schemas/update_todo_list.json"),
+        TodoDialect::TaskTracker => include_str!("../schemas/task_tracker.json"),
+    }
+}
+
+/// The dialects' tool descriptions, close to their originals.
+pub fn description(dialect: TodoDialect) -> &'static str {
+    match dialect {
+        TodoDialect::WriteTodos => crate::plan::todos::WRITE_TODOS_DESCRIPTION,
+        TodoDialect::TodoWrite => "Create and manage a structured task list for the current session: send the whole list each time, with each item's status (pending, in_progress, completed) and activeForm. Keep exactly one task in_progress and mark tasks completed as soon as they are done.",
+        TodoDialect::UpdatePlan => "Updates the task plan. Provide an optional explanation and a list of plan items, each with a step and status. At most one step can be in_progress at a time.",
+        TodoDialect::UpdateTodoList => "Replace the entire TODO list with an updated checklist: one item per line, [ ] for pending, [-] for in progress, [x] for completed.",
+        TodoDialect::TaskTracker => "Organize and track the tasks of a session: command \"view\" shows the task list; command \"plan\" replaces it with task_list, each task with a title, a status (todo, in_progress, done) and optional notes.",
+    }
+}
+
+/// What a dialect call asks of the planner.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Request {
+    /// Replace the list; `reply` is the original tool's answer on success.
+    Replace { todos: Vec<Todo>, note: Option<String>, reply: String },
+    /// Show the list (OpenHands `view`).
+    View,
+}
+
+/// One item as a dialect gives it: its id if it has one, its text, its status.
+type Item = (Option<String>, String, TodoStatus);
+
+/// The planner request of a dialect call whose arguments passed their schema, or the
+/// message that refuses it.
+pub fn request(dialect: TodoDialect, args: DialectArgs) -> Result<Request, String> {
+    let (items, note, reply): (Vec<Item>, Option<String>, String) = match args {
+        DialectArgs::TodoWrite(args) => (
+            args.todos.into_iter().map(|t| (t.id, t.content, t.status)).collect(),
+            None,
+            "Todos have been modified successfully. Ensure that you continue to use the todo list to track your progress. Please proceed with the current tasks if applicable".to_owned(),
+        ),
+        DialectArgs::UpdatePlan(args) => {
+            (args.plan.into_iter().map(|s| (None, s.step, s.status)).collect(), args.explanation, "Plan updated".to_owned())
+        }
+        DialectArgs::UpdateTodoList(args) => {
+            let items = checklist(&args.todos);
+            if items.is_empty() {
+                return Err("No checklist items found. Send lines like `[ ] task`, `[-] task in progress`, `[x] done task`.".to_owned());
+            }
+            (items.into_iter().map(|(content, status)| (None, content, status)).collect(), None, "Todo list updated successfully.".to_owned())
+        }
+        DialectArgs::TaskTracker(args) => match (args.command, args.task_list) {
+            (TaskTrackerCommand::View, _) => return Ok(Request::View),
+            (TaskTrackerCommand::Plan, None) => return Err("command \"plan\" needs task_list.".to_owned()),
+            (TaskTrackerCommand::Plan, Some(tasks)) => {
+                let count = tasks.len();
+                let items = tasks.into_iter().map(|t| {
+                    let status = match t.status {
+                        TaskStatus::Todo => TodoStatus::Pending,
+                        TaskStatus::InProgress => TodoStatus::InProgress,
+                        TaskStatus::Done => TodoStatus::Completed,
+                    };
+                    (t.id, t.title, status)
+                });
+                (items.collect(), None, format!("Task list has been updated with {count} item{}.", if count == 1 { "" } else { "s" }))
+            }
+        },
+    };
+    if items.is_empty() {
+        return Err(format!("{} needs at least one item.", dialect.tool_name()));
+    }
+    if items.len() > MAX_TODOS {
+        return Err(format!(
+            "This list has {} items; the planner keeps at most {MAX_TODOS}. Merge or drop some and send the whole list again.",
+            items.len()
+        ));
+    }
+    let mut todos: Vec<Todo> = Vec::with_capacity(items.len());
+    for (id, content, status) in items {
+        let id = unique_id(id.as_deref().filter(|i| !i.trim().is_empty()).unwrap_or(&content), todos.len(), &todos);
+        todos.push(Todo { id, content: cap(content.trim(), CONTENT_MAX), status });
+    }
+    Ok(Request::Replace { todos, note: note.map(|n| cap(&n, 200)), reply })
+}
+
+/// A dialect call's arguments, after their schema passed them.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DialectArgs {
+    TodoWrite(TodoWriteArgs),
+    UpdatePlan(UpdatePlanArgs),
+    UpdateTodoList(UpdateTodoListArgs),
+    TaskTracker(TaskTrackerArgs),
+}
+
+/// OpenHands' rendering of the list, for `view`.
+pub fn view(todos: &[Todo]) -> String {
+    if todos.is_empty() {
+        return "No task list. Use the \"plan\" command to create one.".to_owned();
+    }
+    let mut out = String::from("# Task List\n");
+    for (i, todo) in todos.iter().enumerate() {
+        let mark = match todo.status {
+            TodoStatus::Pending => "todo",
+            TodoStatus::InProgress => "in_progress",
+            TodoStatus::Completed => "done",
+        };
+        out.push_str(&format!("\n{}. [{mark}] {}", i + 1, todo.content));
+    }
+    out
+}
+
+/// The items of a markdown checklist: `[ ]` pending, `[-]` or `[~]` in progress,
+/// `[x]` done, optionally after a list marker (`-`, `*`, `+`, `1.`).
+fn checklist(text: &str) -> Vec<(String, TodoStatus)> {
+    let mut items = Vec::new();
+    for line in text.lines() {
+        let mut rest = line.trim_start();
+        if let Some(after) = rest.strip_prefix(['-', '*', '+']).filter(|r| r.starts_with(' ')) {
+            rest = after.trim_start();
+        } else if let Some(dot) =
+            rest.find(['.', ')']).filter(|&i| i > 0 && rest[..i].bytes().all(|b| b.is_ascii_digit()))
+        {
+            rest = rest[dot + 1..].trim_start();
+        }
+        let status = match rest.get(..3) {
+            Some("[ ]") => TodoStatus::Pending,
+            Some("[-]" | "[~]") => TodoStatus::InProgress,
+            Some("[x]" | "[X]") => TodoStatus::Completed,
+            _ => continue,
+        };
+        let content = rest[3..].trim();
+        if !content.is_empty() {
+            items.push((content.to_owned(), status));
+        }
+    }
+    items
+}
+
+/// A stable id from text: lowercase ASCII words joined by `_`, at most 40 characters,
+/// `todo_N` when the text has no ASCII letters or digits, and a suffix when taken.
+fn unique_id(text: &str, index: usize, taken: &[Todo]) -> String {
+    let mut slug = String::new();
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            slug.push(c.to_ascii_lowercase());
+        } else if !slug.is_empty() && !slug.ends_with('_') {
+            slug.push('_');
+        }
+        if slug.len() >= ID_MAX {
+            break;
+        }
+    }
+    let slug = slug.trim_end_matches('_');
+    let base = if slug.is_empty() { format!("todo_{}", index + 1) } else { slug.to_owned() };
+    let mut id = base.clone();
+    let mut n = 2;
+    while taken.iter().any(|t| t.id == id) {
+        let suffix = format!("_{n}");
+        id = format!("{}{suffix}", &base[..base.len().min(ID_MAX - suffix.len())]);
+        n += 1;
+    }
+    id
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn todo_write(items: &[(&str, TodoStatus)]) -> DialectArgs {
+        DialectArgs::TodoWrite(TodoWriteArgs {
+            todos: items
+                .iter()
+                .map(|(c, s)| TodoWriteItem { content: (*c).into(), status: *s, active_form: None, id: None })
+                .collect(),
+        })
+    }
+
+    fn replaced(request: Result<Request, String>) -> Vec<Todo> {
+        match request {
+            Ok(Request::Replace { todos, .. }) => todos,
+            other => panic!("not a replace: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn ids_are_derived_from_the_text_and_stay_stable() {
+        let first = replaced(request(
+            TodoDialect::TodoWrite,
+            todo_write(&[("Set up Next.js project", TodoStatus::InProgress), ("写测试", TodoStatus::Pending)]),
+        ));
+        let ids: Vec<&str> = first.iter().map(|t| t.id.as_str()).collect();
+        assert_eq!(ids, ["set_up_next_js_project", "todo_2"]);
+        let again =
+            replaced(request(TodoDialect::TodoWrite, todo_write(&[("Set up Next.js project", TodoStatus::Completed)])));
+        assert_eq!(again[0].id, "set_up_next_js_project");
+        let twins = replaced(request(
+            TodoDialect::TodoWrite,
+            todo_write(&[("Fix it", TodoStatus::Pending), ("fix it!", TodoStatus::Pending)]),
+        ));
+        assert_eq!([twins[0].id.as_str(), twins[1].id.as_str()], ["fix_it", "fix_it_2"]);
+    }
+
+    #[test]
+    fn long_text_is_capped_and_long_lists_are_refused() {
+        let long = "word ".repeat(100);
+        let todos = replaced(request(TodoDialect::TodoWrite, todo_write(&[(&long, TodoStatus::Pending)])));
+        assert!(todos[0].id.len() <= ID_MAX && todos[0].content.chars().count() == CONTENT_MAX);
+        let nine: Vec<(&str, TodoStatus)> = (0..9).map(|_| ("x", TodoStatus::Pending)).collect();
+        assert!(request(TodoDialect::TodoWrite, todo_write(&nine)).unwrap_err().contains("at most 8"));
+    }
+
+    #[test]
+    fn markdown_checklists_are_read_as_roo_writes_them() {
+        let args = DialectArgs::UpdateTodoList(UpdateTodoListArgs {
+            todos: "Plan:\n- [x] Read the code\n[-] Write the fix\n1. [ ] Run tests\n[?] not an item\n[ ]   \n".into(),
+        });
+        let todos = replaced(request(TodoDialect::UpdateTodoList, args));
+        let got: Vec<(&str, TodoStatus)> = todos.iter().map(|t| (t.content.as_str(), t.status)).collect();
+        assert_eq!(
+            got,
+            [
+                ("Read the code", TodoStatus::Completed),
+                ("Write the fix", TodoStatus::InProgress),
+                ("Run tests", TodoStatus::Pending)
+            ]
+        );
+        let empty = DialectArgs::UpdateTodoList(UpdateTodoListArgs { todos: "nothing".into() });
+        assert!(request(TodoDialect::UpdateTodoList, empty).is_err());
+    }
+
+    #[test]
+    fn task_tracker_maps_statuses_and_views() {
+        let args = DialectArgs::TaskTracker(TaskTrackerArgs {
+            command: TaskTrackerCommand::Plan,
+            task_list: Some(vec![
+                TaskItem { title: "A".into(), status: TaskStatus::Done, notes: None, id: Some("t1".into()) },
+                TaskItem { title: "B".into(), status: TaskStatus::Todo, notes: None, id: None },
+            ]),
+        });
+        let todos = replaced(request(TodoDialect::TaskTracker, args));
+        assert_eq!(
+            (todos[0].id.as_str(), todos[0].status, todos[1].status),
+            ("t1", TodoStatus::Completed, TodoStatus::Pending)
+        );
+        let view_args =
+            DialectArgs::TaskTracker(TaskTrackerArgs { command: TaskTrackerCommand::View, task_list: None });
+        assert_eq!(request(TodoDialect::TaskTracker, view_args), Ok(Request::View));
+        assert_eq!(view(&todos), "# Task List\n\n1. [done] A\n2. [todo] B");
+    }
+}

@@ -1,0 +1,217 @@
+//! `PlannerState`: the todo list a model keeps with `write_todos`, and its guard.
+//!
+//! Each accepted call replaces the list and bumps `revision`; a rejected call changes
+//! nothing and its ack tells the model what to fix. The ack on success is exactly seed
+//! 004's `{ok, revision, todoCount, inProgress}`, compact enough to send back as the
+//! tool result.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::error::issue::{summarize, Issue};
+use crate::error::literal::{code_literal, Flag};
+use crate::error::Result;
+use crate::plan::guard::{IterationVerdict, OveruseGuard, Refusal};
+use crate::plan::todos::{self, Args, Todo, WriteTodos};
+use crate::validate::input::Input;
+
+/// Options of a PlannerState.
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(deny_unknown_fields)]
+pub struct PlannerOptions {
+    /// Planner-only iterations allowed in a row; the next one is refused with
+    /// `planner_overuse_execute_next_step`.
+    #[serde(default = "default_streak")]
+    #[schemars(range(max = 1000))]
+    pub max_planner_only_streak: u32,
+    /// The tools that only plan, and do not act.
+    #[serde(default = "default_planner_tools")]
+    #[schemars(length(max = 32))]
+    pub planner_tools: Vec<PlannerToolName>,
+}
+
+/// A tool name.
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[serde(transparent)]
+pub struct PlannerToolName(#[schemars(length(min = 1, max = 64))] pub String);
+
+fn default_streak() -> u32 {
+    2
+}
+
+fn default_planner_tools() -> Vec<PlannerToolName> {
+    vec![PlannerToolName("write_todos".to_owned())]
+}
+
+impl Default for PlannerOptions {
+    fn default() -> Self {
+        PlannerOptions { max_planner_only_streak: default_streak(), planner_tools: default_planner_tools() }
+    }
+}
+
+/// The JSON Schema of [`PlannerOptions`] (generated; checked by a test).
+pub const PLANNER_OPTIONS_SCHEMA: &str = include_str!("../schemas/planner_options.json");
+
+/// The planner's state as plain data.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PlannerSnapshot {
+    /// 0 before the first accepted `write_todos`; grows by one with each accepted call.
+    pub revision: u32,
+    /// The current list (empty before the first accepted call).
+    #[schemars(length(max = 8))]
+    pub todos: Vec<Todo>,
+    #[schemars(required, transform = crate::validate::schema::nullable, length(max = 40))]
+    pub focus: Option<String>,
+    #[schemars(required, transform = crate::validate::schema::nullable, length(max = 200))]
+    pub note: Option<String>,
+    /// `nowMs` of the last accepted call.
+    #[schemars(required, transform = crate::validate::schema::nullable)]
+    pub updated_at: Option<f64>,
+}
+
+code_literal!(InvalidArgumentsCode = "invalid_arguments");
+
+/// Why a `write_todos` call was not applied.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum AckError {
+    /// The arguments failed validation; `issues` says how.
+    InvalidArguments(InvalidArgumentsCode),
+    /// The overuse guard refused the call.
+    Refused(Refusal),
+}
+
+/// The reply to a `write_todos` call, to send back to the model as the tool result.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum PlannerAck {
+    Accepted(AcceptedAck),
+    Rejected(RejectedAck),
+}
+
+/// The list was replaced.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AcceptedAck {
+    pub ok: Flag<true>,
+    pub revision: u32,
+    pub todo_count: u32,
+    /// The id of the todo in progress, if any.
+    pub in_progress: Option<String>,
+}
+
+/// Nothing changed; `message` tells the model what to do instead.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct RejectedAck {
+    pub ok: Flag<false>,
+    pub error: AckError,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Vec<Issue>")]
+    pub issues: Option<Vec<Issue>>,
+}
+
+/// The todo list and the overuse guard of one agent run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[schemars(rename = "PlannerStateData")]
+pub struct PlannerState {
+    state: PlannerSnapshot,
+    guard: OveruseGuard,
+}
+
+impl PlannerState {
+    pub fn new(options: PlannerOptions) -> Self {
+        let tools = options.planner_tools.into_iter().map(|t| t.0).collect();
+        PlannerState {
+            state: PlannerSnapshot { revision: 0, todos: Vec::new(), focus: None, note: None, updated_at: None },
+            guard: OveruseGuard::new(options.max_planner_only_streak, tools),
+        }
+    }
+
+    /// Whether `other` was made with the same options (its todos may differ).
+    pub fn same_settings(&self, other: &PlannerState) -> bool {
+        self.guard.same_settings(&other.guard)
+    }
+
+    /// Starts an iteration: the names of every tool the model called in it.
+    pub fn record_iteration<S: AsRef<str>>(&mut self, tool_names: &[S]) -> IterationVerdict {
+        self.guard.record(tool_names)
+    }
+
+    /// Applies one `write_todos` call. A call the guard refuses is not even parsed.
+    pub fn apply_write_todos<'a, I: Input<'a>>(&mut self, args: Args<'a, I>, now_ms: f64) -> Result<PlannerAck> {
+        if let Some(refusal) = self.guard.refusal() {
+            return Ok(self.refused(refusal));
+        }
+        let args = match todos::validate(args)?.into_args()? {
+            Ok(args) => args,
+            Err(issues) => return Ok(invalid(issues)),
+        };
+        Ok(PlannerAck::Accepted(self.replace(args, now_ms)))
+    }
+
+    /// Replaces the list with todos a dialect tool sent (already within the limits).
+    pub fn replace(&mut self, args: WriteTodos, now_ms: f64) -> AcceptedAck {
+        let WriteTodos { todos, focus, note } = args;
+        self.state = PlannerSnapshot {
+            revision: self.state.revision.saturating_add(1),
+            todos,
+            focus,
+            note,
+            updated_at: Some(now_ms),
+        };
+        AcceptedAck {
+            ok: Flag,
+            revision: self.state.revision,
+            todo_count: self.state.todos.len() as u32,
+            in_progress: todos::in_progress(&self.state.todos).map(|t| t.id.clone()),
+        }
+    }
+
+    /// The refusal that applies to the current iteration's planner calls, if any.
+    pub fn refusal(&self) -> Option<Refusal> {
+        self.guard.refusal()
+    }
+
+    /// The rejection ack for a refused planner call.
+    pub fn refused(&self, refusal: Refusal) -> PlannerAck {
+        let message = match refusal {
+            Refusal::PlannerOveruseExecuteNextStep => format!(
+                "Refused: more than {} iterations in a row only updated the plan. The todo list was not changed. \
+                 Execute the next step now with a non-planner tool, then update the list.",
+                self.guard.max_planner_only_streak()
+            ),
+            Refusal::DuplicatePlannerCall => "Refused: the planner was called more than once in one iteration. \
+                 The todo list was not changed. Send one write_todos call with the full list."
+                .to_owned(),
+        };
+        PlannerAck::Rejected(RejectedAck { ok: Flag, error: AckError::Refused(refusal), message, issues: None })
+    }
+
+    pub fn snapshot(&self) -> &PlannerSnapshot {
+        &self.state
+    }
+
+    pub fn todos(&self) -> &[Todo] {
+        &self.state.todos
+    }
+}
+
+fn invalid(issues: Vec<Issue>) -> PlannerAck {
+    let message = format!(
+        "Invalid write_todos arguments; the todo list was not changed. Fix these and send the full list again:\n{}",
+        summarize(&issues)
+    );
+    PlannerAck::Rejected(RejectedAck {
+        ok: Flag,
+        error: AckError::InvalidArguments(InvalidArgumentsCode),
+        message,
+        issues: Some(issues),
+    })
+}
+
+/// The JSON Schema of [`PlannerSnapshot`] as an input (generated; checked by a test).
+pub const PLANNER_SNAPSHOT_SCHEMA: &str = include_str!("../schemas/planner_snapshot.json");

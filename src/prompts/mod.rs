@@ -1,0 +1,365 @@
+//! Every text planloop puts in front of a model, in English and Chinese: the messages of
+//! a turn and the parts of a composed system prompt. Long templates live in
+//! `src/prompts/*.md`; `{{{key}}}` marks where values go.
+
+pub mod compose;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The language of the prompts planloop injects (continuation nudges, reminders).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Language {
+    #[default]
+    En,
+    Zh,
+}
+
+const CONTINUATION_EN: &str = include_str!("continuation.en.md");
+const CONTINUATION_ZH: &str = include_str!("continuation.zh.md");
+const REMINDER_EN: &str = include_str!("reminder.en.md");
+const REMINDER_ZH: &str = include_str!("reminder.zh.md");
+const RESUME_EN: &str = include_str!("resume.en.md");
+const RESUME_ZH: &str = include_str!("resume.zh.md");
+const CORE_EN: &str = include_str!("core.en.md");
+const CORE_ZH: &str = include_str!("core.zh.md");
+const PLANNER_TOOLS_EN: &str = include_str!("planner_tools.en.md");
+const PLANNER_TOOLS_ZH: &str = include_str!("planner_tools.zh.md");
+const CONTINUATION_PROTOCOL_EN: &str = include_str!("continuation_protocol.en.md");
+const CONTINUATION_PROTOCOL_ZH: &str = include_str!("continuation_protocol.zh.md");
+const TOOL_GUIDELINES_EN: &str = include_str!("tool_guidelines.en.md");
+const TOOL_GUIDELINES_ZH: &str = include_str!("tool_guidelines.zh.md");
+const CURRENT_PLAN_EN: &str = include_str!("current_plan.en.md");
+const CURRENT_PLAN_ZH: &str = include_str!("current_plan.zh.md");
+
+/// A piece of a template: literal text, or a `{{{key}}}` placeholder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Piece<'t> {
+    Text(&'t str),
+    /// `key` is what stands between the braces; `text` is the whole `{{{key}}}`.
+    Placeholder {
+        key: &'t str,
+        text: &'t str,
+    },
+}
+
+/// The pieces of `template`, in order. A key has no whitespace or braces, so prose or
+/// code that happens to hold `{{{` is left alone, and `{{{{x}}}` is `{` then `{{{x}}}`.
+pub fn pieces(template: &str) -> impl Iterator<Item = Piece<'_>> {
+    let mut rest = template;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        if let Some(key) = placeholder_key(rest) {
+            let (text, after) = rest.split_at(key.len() + 6);
+            rest = after;
+            return Some(Piece::Placeholder { key, text });
+        }
+        // Literal text up to the next placeholder; the first character is literal.
+        let mut from = rest.chars().next().map_or(0, char::len_utf8);
+        let end = loop {
+            match rest[from..].find("{{{") {
+                Some(i) if placeholder_key(&rest[from + i..]).is_some() => break from + i,
+                Some(i) => from += i + 1,
+                None => break rest.len(),
+            }
+        };
+        let (text, after) = rest.split_at(end);
+        rest = after;
+        Some(Piece::Text(text))
+    })
+}
+
+/// The key of the placeholder `text` starts with, if it starts with one.
+fn placeholder_key(text: &str) -> Option<&str> {
+    let after = text.strip_prefix("{{{")?;
+    let end = after.find(|c: char| c.is_whitespace() || c == '{' || c == '}')?;
+    (end > 0 && after[end..].starts_with("}}}")).then(|| &after[..end])
+}
+
+/// Replaces each `{{{key}}}` in `template` with its value, once: a value's own text is
+/// never scanned. Unknown keys stay as they are.
+pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
+    let mut out = String::with_capacity(template.len());
+    for piece in pieces(template) {
+        match piece {
+            Piece::Text(text) => out.push_str(text),
+            Piece::Placeholder { key, text } => {
+                out.push_str(values.iter().find(|(k, _)| *k == key).map_or(text, |(_, value)| value))
+            }
+        }
+    }
+    out
+}
+
+/// planloop's built-in text for a part of a composed system prompt (see `compose`),
+/// under its own heading; `None` for a part it has no text for.
+pub fn section(name: &str, language: Language) -> Option<&'static str> {
+    let text = match (name, language) {
+        ("core", Language::En) => CORE_EN,
+        ("core", Language::Zh) => CORE_ZH,
+        ("planner_tools", Language::En) => PLANNER_TOOLS_EN,
+        ("planner_tools", Language::Zh) => PLANNER_TOOLS_ZH,
+        ("continuation_protocol", Language::En) => CONTINUATION_PROTOCOL_EN,
+        ("continuation_protocol", Language::Zh) => CONTINUATION_PROTOCOL_ZH,
+        ("tool_guidelines", Language::En) => TOOL_GUIDELINES_EN,
+        ("tool_guidelines", Language::Zh) => TOOL_GUIDELINES_ZH,
+        _ => return None,
+    };
+    Some(text.trim_end())
+}
+
+/// Seed 001's current-plan block: the task, the current step (`counts` is its number and
+/// the number of steps) and how to move on. Without a step, the model is asked to plan
+/// its steps first, as `[Step]` lines (seed 001, problem 1).
+pub fn current_plan(language: Language, goal: &str, step: Option<&str>, counts: Option<(u32, u32)>) -> String {
+    let step = match (language, step, counts) {
+        (Language::En, Some(step), Some((n, total))) => format!("Current step ({n}/{total}): {step}"),
+        (Language::En, Some(step), None) => format!("Current step: {step}"),
+        (Language::En, None, _) => {
+            "Plan your steps first: one per line, as \"[Step] description\", then carry them out in order.".to_owned()
+        }
+        (Language::Zh, Some(step), Some((n, total))) => format!("当前步骤 ({n}/{total}): {step}"),
+        (Language::Zh, Some(step), None) => format!("当前步骤: {step}"),
+        (Language::Zh, None, _) => "请先规划任务步骤，每行一个，使用 \"[Step] 描述\" 格式，然后按顺序执行。".to_owned(),
+    };
+    let template = match language {
+        Language::En => CURRENT_PLAN_EN,
+        Language::Zh => CURRENT_PLAN_ZH,
+    };
+    fill(template, &[("goal", goal), ("step", &step)]).trim_end().to_owned()
+}
+
+/// How the model marks its plan finished, named in the continuation message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FinishBy {
+    /// `plan_progress(plan_status="completed")`.
+    PlanProgress,
+    /// Marking every todo completed with the named todo tool.
+    Todos(&'static str),
+    /// Saying `[Done]` as each `[Step]` is finished.
+    Steps,
+}
+
+/// Seed 000's continuation message for a text-only reply while the plan is unfinished.
+pub fn continuation(language: Language, plan: &str, goal: &str, finish: FinishBy) -> String {
+    let finish = match (language, finish) {
+        (Language::En, FinishBy::PlanProgress) => {
+            "If every step is done, call plan_progress(plan_status=\"completed\") to mark the plan completed."
+                .to_owned()
+        }
+        (Language::Zh, FinishBy::PlanProgress) => {
+            "如果所有步骤已完成，调用 plan_progress(plan_status=\"completed\") 标记计划完成。".to_owned()
+        }
+        (Language::En, FinishBy::Todos(tool)) => {
+            format!("If every step is done, call {tool} with every item marked completed.")
+        }
+        (Language::Zh, FinishBy::Todos(tool)) => format!("如果所有步骤已完成，调用 {tool} 把每一项标记为 completed。"),
+        (Language::En, FinishBy::Steps) => {
+            "Say \"[Done]\" as you finish each step; when every step is done, give your final answer.".to_owned()
+        }
+        (Language::Zh, FinishBy::Steps) => "每完成一个步骤就说 \"[完成]\"；所有步骤完成后再给出最终答案。".to_owned(),
+    };
+    let template = match language {
+        Language::En => CONTINUATION_EN,
+        Language::Zh => CONTINUATION_ZH,
+    };
+    fill(template, &[("plan", plan), ("goal", goal), ("finish", &finish)]).trim_end().to_owned()
+}
+
+/// The goal/plan reminder appended to the last tool message of a batch.
+pub fn reminder(language: Language, goal: &str, plan: &str) -> String {
+    let template = match language {
+        Language::En => REMINDER_EN,
+        Language::Zh => REMINDER_ZH,
+    };
+    fill(template, &[("goal", goal), ("plan", plan)]).trim_end().to_owned()
+}
+
+/// The block put before "continue" when it resumes a paused plan (seed 001).
+pub fn resume(language: Language, goal: &str, plan: &str, done: &str, next: Option<&str>) -> String {
+    let template = match language {
+        Language::En => RESUME_EN,
+        Language::Zh => RESUME_ZH,
+    };
+    let none = match language {
+        Language::En => "(see the plan)",
+        Language::Zh => "（见计划）",
+    };
+    let values = [("goal", goal), ("plan", plan), ("done", done), ("next", next.unwrap_or(none))];
+    fill(template, &values).trim_end().to_owned()
+}
+
+/// "Tool rounds remaining: X of Y", and what to do when none are left.
+pub fn budget_line(language: Language, remaining: u32, total: u32) -> String {
+    match (language, remaining) {
+        (Language::En, 0) => format!("Tool rounds remaining: 0 of {total}. Give your final answer now, without tools."),
+        (Language::En, _) => format!("Tool rounds remaining: {remaining} of {total}."),
+        (Language::Zh, 0) => format!("剩余工具轮次: 0/{total}。请现在直接给出最终答案，不要再调用工具。"),
+        (Language::Zh, _) => format!("剩余工具轮次: {remaining}/{total}。"),
+    }
+}
+
+/// The nudge for a reply with neither text nor tool calls.
+pub fn empty_reply(language: Language) -> String {
+    match language {
+        Language::En => "Your last reply was empty. Continue with the task, or give your final answer.".to_owned(),
+        Language::Zh => "你的上一条回复是空的。请继续执行任务，或给出最终答案。".to_owned(),
+    }
+}
+
+/// The nudge for an explicit CONTINUE signal (seed 003) without tool calls.
+pub fn carry_on(language: Language) -> String {
+    match language {
+        Language::En => "Continue: take your next action.".to_owned(),
+        Language::Zh => "请继续：执行你的下一步操作。".to_owned(),
+    }
+}
+
+/// The nudge for a model repeating itself; `what` says how.
+pub fn stuck(language: Language, what: &str) -> String {
+    match language {
+        Language::En => format!(
+            "<stuck>You seem to be going in circles: {what}. Do not repeat it. Try a different approach, or give your final answer with what you have.</stuck>"
+        ),
+        Language::Zh => format!("<stuck>你似乎在原地打转：{what}。不要再重复。换一种方法，或根据已有信息给出最终答案。</stuck>"),
+    }
+}
+
+/// A note at the end of tool output that was cut.
+pub fn truncated(language: Language, kept: usize, total: usize) -> String {
+    match language {
+        Language::En => format!("\n[output cut: first {kept} of {total} characters]"),
+        Language::Zh => format!("\n[输出已截断: 保留前 {kept} 个字符，共 {total} 个]"),
+    }
+}
+
+/// Why `plan_progress` was not recorded: it must come alone.
+pub fn plan_progress_alone(language: Language) -> String {
+    match language {
+        Language::En => "plan_progress() must be called alone, without other tools. Nothing was recorded.".to_owned(),
+        Language::Zh => "plan_progress() 必须单独调用。".to_owned(),
+    }
+}
+
+/// Why `plan_progress` was not recorded: there is no plan yet.
+pub fn plan_first(language: Language) -> String {
+    match language {
+        Language::En => "There is no plan yet: call plan() with your goal and steps first.".to_owned(),
+        Language::Zh => "还没有计划：请先调用 plan() 给出目标和步骤。".to_owned(),
+    }
+}
+
+/// The progress summary of a turn paused at a limit.
+pub fn paused(language: Language, limit: &str, done: &str, next: Option<&str>) -> String {
+    match (language, next) {
+        (Language::En, Some(next)) => {
+            format!("Paused at the {limit}. Done so far: {done}. Next: {next}. Say \"continue\" to resume.")
+        }
+        (Language::En, None) => format!("Paused at the {limit}. Done so far: {done}. Say \"continue\" to resume."),
+        (Language::Zh, Some(next)) => {
+            format!("已在{limit}处暂停。已完成: {done}。下一步: {next}。回复“继续”即可恢复。")
+        }
+        (Language::Zh, None) => format!("已在{limit}处暂停。已完成: {done}。回复“继续”即可恢复。"),
+    }
+}
+
+/// The reply to a call that waits with the plan for the user's review.
+pub fn not_run_awaiting_review(language: Language) -> &'static str {
+    match language {
+        Language::En => "Not run: the plan is waiting for the user's review.",
+        Language::Zh => "未执行：计划正在等待用户确认。",
+    }
+}
+
+/// "2/5 steps", for progress summaries.
+pub fn steps_done(language: Language, done: usize, total: usize) -> String {
+    match language {
+        Language::En => format!("{done}/{total} steps"),
+        Language::Zh => format!("{done}/{total} 个步骤"),
+    }
+}
+
+/// "3 recorded steps": steps reported with `plan_progress`.
+pub fn recorded_steps(language: Language, count: usize) -> String {
+    match language {
+        Language::En => format!("{count} recorded steps"),
+        Language::Zh => format!("已记录 {count} 个步骤"),
+    }
+}
+
+pub fn no_steps(language: Language) -> &'static str {
+    match language {
+        Language::En => "no planned steps",
+        Language::Zh => "尚无计划步骤",
+    }
+}
+
+/// The names of the limits, for summaries.
+pub fn limit_name(language: Language, timeout: bool) -> &'static str {
+    match (language, timeout) {
+        (Language::En, false) => "iteration limit",
+        (Language::En, true) => "time limit",
+        (Language::Zh, false) => "迭代次数上限",
+        (Language::Zh, true) => "时间上限",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fill_substitutes_known_keys_only() {
+        assert_eq!(fill("a {{{x}}} b {{{y}}} {{{x}}}", &[("x", "1")]), "a 1 b {{{y}}} 1");
+        assert_eq!(fill("open {{{x", &[("x", "1")]), "open {{{x");
+        assert_eq!(fill("{{{x}}}", &[("x", "{{{x}}}")]), "{{{x}}}", "a value is not scanned again");
+    }
+
+    #[test]
+    fn a_placeholder_key_has_no_whitespace_or_braces() {
+        let all = |t: &'static str| pieces(t).collect::<Vec<_>>();
+        assert_eq!(
+            all("{{{{x}}}}"),
+            [Piece::Text("{"), Piece::Placeholder { key: "x", text: "{{{x}}}" }, Piece::Text("}")]
+        );
+        assert_eq!(
+            all("{{{a b}}} {{{}}} {{{a{{{b}}}"),
+            [Piece::Text("{{{a b}}} {{{}}} {{{a"), Piece::Placeholder { key: "b", text: "{{{b}}}" }]
+        );
+        assert_eq!(all("é{{{ü}}}"), [Piece::Text("é"), Piece::Placeholder { key: "ü", text: "{{{ü}}}" }]);
+        assert_eq!(all(""), []);
+    }
+
+    #[test]
+    fn the_continuation_protocol_shows_the_object_planloop_reads_where_it_says_to_put_it() {
+        use crate::session::continuation::{read, ReportedProgress, Source, Status};
+        for language in [Language::En, Language::Zh] {
+            let text = section("continuation_protocol", language).unwrap();
+            let example = text.split("```json\n").nth(1).and_then(|rest| rest.split("\n```").next()).unwrap();
+            for reply in [format!("Step 3 is done.\n{example}"), format!("Step 3 is done.\n```json\n{example}\n```")] {
+                let reading = read(&reply, true);
+                assert_eq!(reading.answer, "Step 3 is done.");
+                assert_eq!((reading.signal.status, reading.signal.source), (Status::Continue, Source::Explicit));
+                let progress =
+                    ReportedProgress { current_step: Some(3), total_steps: Some(5), completion_percentage: Some(60.0) };
+                assert_eq!(reading.signal.progress, Some(progress));
+            }
+        }
+    }
+
+    #[test]
+    fn the_continuation_message_carries_plan_goal_and_how_to_finish() {
+        let en = continuation(Language::En, "1. a\n2. b", "Ship it", FinishBy::PlanProgress);
+        assert!(en.starts_with("<plan-continuation>") && en.ends_with("</plan-continuation>"));
+        assert!(
+            en.contains("1. a\n2. b")
+                && en.contains("Ship it")
+                && en.contains("plan_progress(plan_status=\"completed\")")
+        );
+        let zh = continuation(Language::Zh, "计划", "目标", FinishBy::Todos("write_todos"));
+        assert!(zh.contains("你刚完成了计划中的一个步骤") && zh.contains("write_todos"));
+    }
+}

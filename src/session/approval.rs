@@ -1,0 +1,347 @@
+//! Approval gates (seed 002): which tool calls run at once and which wait for a person.
+//!
+//! A tool is `read` (it only looks; it runs inline) or `approve` (it acts; it becomes a
+//! proposal the user approves or rejects). A tool the configuration does not name needs
+//! approval: the gate fails closed. Rules refine that by argument, such as "`run_bash`
+//! whose `command` starts with `git status` is read", and a rule that lets a call run
+//! without approval never matches an argument that chains or redirects commands.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::json::value::Value;
+use crate::text::{cap, one_line};
+use crate::trail::reasoning::describe_args;
+
+const JUSTIFICATION_CAP: usize = 200;
+const RESULT_CAP: usize = 8_000;
+
+/// What a tool call needs before it runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ToolClass {
+    /// It only reads: it runs inline, without asking.
+    Read,
+    /// It acts: it waits for the user's approval.
+    Approve,
+}
+
+/// A rule on a tool's arguments. The first rule that matches decides.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(deny_unknown_fields)]
+pub struct ToolRule {
+    /// The tool the rule is about.
+    #[schemars(length(min = 1, max = 256))]
+    pub tool: String,
+    /// The argument to look at, such as `command`. Without it, the rule matches every
+    /// call of the tool.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String", length(min = 1, max = 256))]
+    pub argument: Option<String>,
+    /// The argument matches when it is one of these or starts with one followed by a
+    /// space (`git status` matches `git status -s`, not `git statusx`).
+    #[serde(default)]
+    #[schemars(length(max = 256))]
+    pub prefixes: Vec<String>,
+    pub class: ToolClass,
+}
+
+/// Which tools run at once and which wait for approval.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(deny_unknown_fields)]
+pub struct ToolPolicy {
+    /// The class of a tool named nowhere below.
+    #[serde(default = "approve")]
+    pub default: ToolClass,
+    /// Tools that only read.
+    #[serde(default)]
+    #[schemars(length(max = 1024))]
+    pub read: Vec<String>,
+    /// Tools that act (approval wins when a tool is in both lists).
+    #[serde(default)]
+    #[schemars(length(max = 1024))]
+    pub approve: Vec<String>,
+    /// Rules on arguments, checked first, in order.
+    #[serde(default)]
+    #[schemars(length(max = 256))]
+    pub rules: Vec<ToolRule>,
+}
+
+fn approve() -> ToolClass {
+    ToolClass::Approve
+}
+
+impl Default for ToolPolicy {
+    fn default() -> Self {
+        ToolPolicy { default: ToolClass::Approve, read: Vec::new(), approve: Vec::new(), rules: Vec::new() }
+    }
+}
+
+/// What decided a call's class, so that "always allow" can allow exactly that again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "by", rename_all = "camelCase")]
+pub enum Basis {
+    /// Rule number `index` of `tools.rules`.
+    Rule { index: u32 },
+    /// The tool's name (a list, or the default).
+    Tool,
+}
+
+/// A standing approval given with `scope: "always"`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Grant {
+    pub tool: String,
+    pub basis: Basis,
+}
+
+/// Characters that chain, substitute or redirect shell commands.
+const CHAINING: [&str; 9] = [";", "&", "|", "`", "$(", ">", "<", "\n", "\r"];
+
+impl ToolPolicy {
+    /// The class of a call, and what decided it; standing grants turn approval into read.
+    pub fn classify(&self, tool: &str, args: &Value<'_>, grants: &[Grant]) -> (ToolClass, Basis) {
+        let (class, basis) = self.base_class(tool, args);
+        let granted = grants.iter().any(|g| g.tool == tool && g.basis == basis);
+        (if granted { ToolClass::Read } else { class }, basis)
+    }
+
+    fn base_class(&self, tool: &str, args: &Value<'_>) -> (ToolClass, Basis) {
+        for (index, rule) in self.rules.iter().enumerate() {
+            if rule.tool == tool && rule.matches(args) {
+                return (rule.class, Basis::Rule { index: index as u32 });
+            }
+        }
+        let named = |list: &[String]| list.iter().any(|t| t == tool);
+        let class = if named(&self.approve) {
+            ToolClass::Approve
+        } else if named(&self.read) {
+            ToolClass::Read
+        } else {
+            self.default
+        };
+        (class, Basis::Tool)
+    }
+}
+
+impl ToolRule {
+    fn matches(&self, args: &Value<'_>) -> bool {
+        let Some(argument) = &self.argument else { return true };
+        let Some(value) = args.get(argument).and_then(Value::as_str) else { return false };
+        let value = value.trim();
+        if self.class == ToolClass::Read && CHAINING.iter().any(|c| value.contains(c)) {
+            return false;
+        }
+        self.prefixes.iter().any(|prefix| {
+            let prefix = prefix.trim();
+            value == prefix || value.strip_prefix(prefix).is_some_and(|rest| rest.starts_with(' '))
+        })
+    }
+}
+
+/// Where a proposal stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ProposalStatus {
+    Pending,
+    Approved,
+    Rejected,
+}
+
+/// A call that waits for the user.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Proposal {
+    /// planloop's id for the action; pass it to `approve` or `reject`.
+    pub action_id: String,
+    /// The model's id for the call.
+    pub call_id: String,
+    pub tool: String,
+    /// The arguments (as edited, once approved with `editedArgs`).
+    pub args: Value<'static>,
+    /// What the call would do, in a line: `Run: <command>`, `Fetch: <url>`, …
+    pub justification: String,
+    pub status: ProposalStatus,
+    /// The turn the proposal belongs to, and the model response within it.
+    pub turn: u32,
+    pub iteration: u32,
+    /// What decided it needs approval.
+    pub basis: Basis,
+}
+
+/// How long a grant lasts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Scope {
+    /// This call only.
+    Once,
+    /// This tool (or rule) for the rest of the session.
+    Always,
+}
+
+/// The options of `approve`.
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(deny_unknown_fields)]
+pub struct ApproveOptions {
+    /// Arguments to run the call with instead of the model's.
+    #[serde(default)]
+    #[schemars(with = "Option<Value<'static>>")]
+    pub edited_args: Option<Value<'static>>,
+    #[serde(default = "once")]
+    pub scope: Scope,
+}
+
+fn once() -> Scope {
+    Scope::Once
+}
+
+/// The options of `reject`.
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(deny_unknown_fields)]
+pub struct RejectOptions {
+    /// Why, for the model to read.
+    #[serde(default)]
+    #[schemars(with = "String", length(max = 4000))]
+    pub message: Option<String>,
+}
+
+/// The JSON Schemas of the options (generated; checked by a test).
+pub const APPROVE_OPTIONS_SCHEMA: &str = include_str!("../schemas/approve_options.json");
+pub const REJECT_OPTIONS_SCHEMA: &str = include_str!("../schemas/reject_options.json");
+
+/// What a call would do, from its arguments: `Run: <command>`, `Fetch: <url>`,
+/// `Search: <query>`, else its primary argument, capped.
+pub fn justification(tool: &str, args: &Value<'_>) -> String {
+    let text = |key: &str| args.get(key).and_then(Value::as_str).map(|s| cap(&one_line(s), JUSTIFICATION_CAP));
+    if let Some(command) = text("command").or_else(|| text("cmd")) {
+        return format!("Run: {command}");
+    }
+    if let Some(url) = text("url") {
+        return format!("Fetch: {url}");
+    }
+    if let Some(query) = text("query") {
+        return format!("Search: {query}");
+    }
+    match describe_args(&args).ok().flatten() {
+        Some(arg) => format!("{tool}: {}", cap(&one_line(&arg), JUSTIFICATION_CAP)),
+        None => format!("{tool} (no arguments)"),
+    }
+}
+
+/// The result of an approved action as seed 002 writes it:
+/// `[tool_result:NAME] <stdout>\n<stderr>\nexit: N (1.2s)`, capped.
+pub fn format_result(
+    tool: &str,
+    stdout: &str,
+    stderr: Option<&str>,
+    exit_code: Option<i32>,
+    duration_ms: Option<f64>,
+) -> String {
+    let mut out = format!("[tool_result:{tool}] {}", stdout.trim_end());
+    if let Some(stderr) = stderr.map(str::trim_end).filter(|s| !s.is_empty()) {
+        out.push('\n');
+        out.push_str(stderr);
+    }
+    let seconds = duration_ms.map(|ms| format!("({}.{}s)", (ms / 1000.0) as u64, ((ms % 1000.0) / 100.0) as u64));
+    match (exit_code, seconds) {
+        (Some(code), Some(seconds)) => out.push_str(&format!("\nexit: {code} {seconds}")),
+        (Some(code), None) => out.push_str(&format!("\nexit: {code}")),
+        (None, Some(seconds)) => out.push_str(&format!("\n{seconds}")),
+        (None, None) => {}
+    }
+    cap(&out, RESULT_CAP)
+}
+
+/// The tool result the model sees for an action the user rejected.
+pub fn rejection(tool: &str, message: Option<&str>) -> String {
+    match message.map(str::trim).filter(|m| !m.is_empty()) {
+        Some(message) => format!("[tool_result:{tool}] The user rejected this action: {}", cap(message, 4000)),
+        None => format!("[tool_result:{tool}] The user rejected this action."),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(json: &str) -> Value<'static> {
+        crate::json::parse(json.as_bytes()).unwrap().into_shallow().into_owned()
+    }
+
+    fn policy() -> ToolPolicy {
+        ToolPolicy {
+            default: ToolClass::Approve,
+            read: vec!["search".into(), "run_bash".into()],
+            approve: vec!["run_bash".into()],
+            rules: vec![ToolRule {
+                tool: "run_bash".into(),
+                argument: Some("command".into()),
+                prefixes: vec!["git status".into(), "ls".into()],
+                class: ToolClass::Read,
+            }],
+        }
+    }
+
+    #[test]
+    fn unnamed_tools_need_approval_and_approval_wins_over_read() {
+        let p = policy();
+        assert_eq!(p.classify("search", &Value::Undefined, &[]).0, ToolClass::Read);
+        assert_eq!(p.classify("delete_note", &Value::Undefined, &[]).0, ToolClass::Approve);
+        assert_eq!(p.classify("run_bash", &args(r#"{"command":"rm -rf x"}"#), &[]), (ToolClass::Approve, Basis::Tool));
+    }
+
+    #[test]
+    fn rules_match_whole_word_prefixes_and_never_chained_commands() {
+        let p = policy();
+        let class = |command: &str| p.classify("run_bash", &args(&format!(r#"{{"command":{command:?}}}"#)), &[]).0;
+        assert_eq!(class("git status"), ToolClass::Read);
+        assert_eq!(class("git status -s"), ToolClass::Read);
+        assert_eq!(class("  ls -la  "), ToolClass::Read);
+        assert_eq!(class("lsblk"), ToolClass::Approve);
+        assert_eq!(class("ls; rm -rf ~"), ToolClass::Approve);
+        assert_eq!(class("ls && curl evil"), ToolClass::Approve);
+        assert_eq!(class("ls $(whoami)"), ToolClass::Approve);
+        assert_eq!(class("ls > out.txt"), ToolClass::Approve);
+        assert_eq!(class("ls\nrm x"), ToolClass::Approve);
+    }
+
+    #[test]
+    fn a_grant_allows_the_same_tool_or_rule_again() {
+        let p = policy();
+        let grants = [Grant { tool: "delete_note".into(), basis: Basis::Tool }];
+        assert_eq!(p.classify("delete_note", &Value::Undefined, &grants).0, ToolClass::Read);
+        assert_eq!(p.classify("move_note", &Value::Undefined, &grants).0, ToolClass::Approve);
+    }
+
+    #[test]
+    fn justifications_say_what_the_call_does() {
+        assert_eq!(justification("run_bash", &args(r#"{"command":"echo hi\nsleep 1"}"#)), "Run: echo hi sleep 1");
+        assert_eq!(justification("web_fetch", &args(r#"{"url":"https://example.com"}"#)), "Fetch: https://example.com");
+        assert_eq!(justification("web_search", &args(r#"{"query":"rust wasm"}"#)), "Search: rust wasm");
+        assert_eq!(justification("write_file", &args(r#"{"path":"a.md","content":"x"}"#)), "write_file: a.md");
+        assert_eq!(justification("noop", &args("{}")), "noop (no arguments)");
+        assert_eq!(
+            justification("run_bash", &args(&format!(r#"{{"command":"{}"}}"#, "x".repeat(500)))).chars().count(),
+            5 + 200
+        );
+    }
+
+    #[test]
+    fn results_are_written_as_seed_002_writes_them() {
+        assert_eq!(
+            format_result("run_bash", "line 1\nline 2\n", Some("warn\n"), Some(0), Some(1234.0)),
+            "[tool_result:run_bash] line 1\nline 2\nwarn\nexit: 0 (1.2s)"
+        );
+        assert_eq!(format_result("run_bash", "ok", None, Some(2), None), "[tool_result:run_bash] ok\nexit: 2");
+        assert_eq!(format_result("fetch", "body", Some(""), None, Some(50.0)), "[tool_result:fetch] body\n(0.0s)");
+        assert!(format_result("cat", &"y".repeat(20_000), None, None, None).chars().count() <= RESULT_CAP);
+        assert_eq!(
+            rejection("run_bash", Some("not on prod")),
+            "[tool_result:run_bash] The user rejected this action: not on prod"
+        );
+    }
+}

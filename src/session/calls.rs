@@ -1,0 +1,364 @@
+//! A response's tool calls: planloop's own planner tools answered here, the host's
+//! calls classified as reads to run or writes to propose, their arguments checked.
+
+use crate::error::issue::{summarize, Issue, PathSegment};
+use crate::error::{Error, Result};
+use crate::json;
+use crate::json::from_value::from_value;
+use crate::json::text as json_text;
+use crate::json::value::Value;
+use crate::plan::dialects::{self, DialectArgs, Request};
+use crate::plan::planner::PlannerAck;
+use crate::plan::recorded::{PlanArgs, PlanProgressArgs, PlanState, PLAN_PROGRESS_SCHEMA, PLAN_SCHEMA};
+use crate::plan::todos::{self, Args, Todo, TodoStatus, WriteTodos};
+use crate::prompts::{self};
+use crate::session::approval::ToolClass;
+use crate::session::config::TodoDialect;
+use crate::session::events::{EventKind, PauseReason};
+use crate::session::exchange::{Decision, ToolCall, ToolCallInput, ToolMessage};
+use crate::session::review::PlanReview;
+use crate::validate::schema;
+
+use super::{review, Pending, Session};
+
+/// The tools a session answers itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum BuiltIn {
+    Todos(TodoDialect),
+    Plan,
+    PlanProgress,
+}
+
+/// Tool calls of one response must have distinct ids, or their results could not be told apart.
+pub(super) fn check_unique_ids(calls: &[ToolCallInput]) -> Result<()> {
+    let issues: Vec<Issue> = calls
+        .iter()
+        .enumerate()
+        .filter(|(i, call)| calls[..*i].iter().any(|c| c.id == call.id))
+        .map(|(i, call)| {
+            let path =
+                vec![PathSegment::Key("toolCalls".into()), PathSegment::Index(i as u32), PathSegment::Key("id".into())];
+            Issue::custom(format!("Two tool calls share the id \"{}\"", call.id), path)
+        })
+        .collect();
+    match issues.is_empty() {
+        true => Ok(()),
+        false => Err(Error::invalid_argument("response", issues)),
+    }
+}
+
+/// Arguments given as a value (not JSON text) must keep within the limits of schema `{}`
+/// (depth and size), as the JS binding already checks, so everything a session keeps and
+/// writes into a snapshot is as shallow as a snapshot may be.
+pub(super) fn check_argument_limits(calls: &[ToolCallInput]) -> Result<()> {
+    let mut issues = Vec::new();
+    for (i, call) in calls.iter().enumerate().filter(|(_, c)| !matches!(c.args, Value::String(_))) {
+        if let Err(found) = schema::validate(&schema::Schema::Any, &call.args)? {
+            let message = found.first().map_or_else(|| "Too big".to_owned(), |issue| issue.message().to_owned());
+            let path = vec![
+                PathSegment::Key("toolCalls".into()),
+                PathSegment::Index(i as u32),
+                PathSegment::Key("args".into()),
+            ];
+            issues.push(Issue::custom(message, path));
+        }
+    }
+    match issues.is_empty() {
+        true => Ok(()),
+        false => Err(Error::invalid_argument("response", issues)),
+    }
+}
+
+/// A call's arguments as the host gets them, the user approves them and a snapshot keeps
+/// them: JSON text parsed into its value, and any value as JSON carries it (see
+/// [`Value::into_json`]); no arguments at all are an empty object.
+pub(super) fn host_args(args: Value<'static>) -> Value<'static> {
+    let parsed = match &args {
+        Value::String(text) => json::parse(text.as_bytes()).ok().and_then(|doc| shallow_copy(&doc)),
+        _ => None,
+    };
+    parsed.unwrap_or(args).into_json().unwrap_or(Value::Object(Vec::new()))
+}
+
+/// A parsed document as a value, if it is no deeper or bigger than a schema `{}` allows.
+pub(super) fn shallow_copy(document: &Value<'_>) -> Option<Value<'static>> {
+    match schema::validate(&schema::Schema::Any, document) {
+        Ok(Ok(value)) => Some(value.into_owned()),
+        _ => None,
+    }
+}
+
+/// Validates a built-in tool's arguments (JSON text or a value) against its schema.
+pub(super) fn validated(
+    schema_text: &'static str,
+    args: &Value<'_>,
+) -> Result<std::result::Result<Value<'static>, Vec<Issue>>> {
+    let schema = schema::compiled(schema_text)?;
+    match args {
+        Value::String(text) => match json::parse(text.as_bytes()) {
+            Ok(document) => schema::validate(schema, &*document),
+            Err(e) => Ok(Err(vec![Issue::invalid_json(&e.message, e.position)])),
+        },
+        value => schema::validate(schema, value),
+    }
+}
+
+pub(super) fn dialect_schema(dialect: TodoDialect) -> &'static str {
+    dialects::schema(dialect)
+}
+
+pub(super) fn dialect_args(dialect: TodoDialect, value: Value<'static>) -> Result<DialectArgs> {
+    Ok(match dialect {
+        TodoDialect::TodoWrite => DialectArgs::TodoWrite(from_value(value)?),
+        TodoDialect::UpdatePlan => DialectArgs::UpdatePlan(from_value(value)?),
+        TodoDialect::UpdateTodoList => DialectArgs::UpdateTodoList(from_value(value)?),
+        TodoDialect::TaskTracker => DialectArgs::TaskTracker(from_value(value)?),
+        TodoDialect::WriteTodos => return Err(Error::internal("write_todos is not a dialect")),
+    })
+}
+
+pub(super) fn invalid_args(tool: &str, issues: &[Issue]) -> String {
+    format!("Invalid {tool} arguments; nothing was changed. Fix these and call {tool} again:\n{}", summarize(issues))
+}
+
+impl Session {
+    pub(super) fn builtin(&self, name: &str) -> Option<BuiltIn> {
+        match name {
+            "plan" => Some(BuiltIn::Plan),
+            "plan_progress" => Some(BuiltIn::PlanProgress),
+            _ => {
+                TodoDialect::from_tool_name(name).filter(|d| self.config.todo_dialects.contains(d)).map(BuiltIn::Todos)
+            }
+        }
+    }
+
+    pub(super) fn run_tools(&mut self, calls: Vec<ToolCallInput>, iteration: u32, now: f64) -> Result<Decision> {
+        let names: Vec<&str> = calls.iter().map(|c| c.name.as_str()).collect();
+        self.planner.record_iteration(&names);
+        let batch = calls.len();
+        let reviewed_before = self.plan.is_some() || self.planner.snapshot().revision > 0;
+        let mut replies = Vec::new();
+        let mut host_calls = Vec::new();
+        let mut review_asked = false;
+        for call in calls {
+            match self.builtin(&call.name) {
+                Some(builtin) => {
+                    let (reply, plan_made) = self.answer(builtin, call, batch, iteration, now)?;
+                    review_asked |=
+                        plan_made && self.config.plan_review.enabled && (builtin == BuiltIn::Plan || !reviewed_before);
+                    replies.push(reply);
+                }
+                None => host_calls.push(call),
+            }
+        }
+        if review_asked {
+            return Ok(self.ask_review(host_calls, replies, now));
+        }
+        let mut calls = Vec::new();
+        let mut proposals = Vec::new();
+        for call in host_calls {
+            let args = host_args(call.args);
+            let (class, basis) = self.config.tools.classify(&call.name, &args, &self.grants);
+            if class == ToolClass::Approve {
+                proposals.push(self.propose(call.id, call.name, args, basis, iteration, now));
+                continue;
+            }
+            self.log.record_act(&call.name, &&args, iteration, now)?;
+            let signature = format!("{} {}", call.name, json_text::stringify(&args));
+            let pending =
+                Pending { id: call.id.clone(), name: call.name.clone(), signature, approved: false, answered: false };
+            self.turn_mut()?.pending.push(pending);
+            calls.push(ToolCall { id: call.id, name: call.name, args });
+        }
+        if !proposals.is_empty() {
+            let (steps_used, steps_remaining) = (iteration, self.steps_remaining());
+            let pending_count = proposals.len() as u32;
+            self.turn_mut()?.paused_at = Some(now);
+            self.emit(
+                EventKind::TurnPaused { reason: PauseReason::Approval, pending_count, steps_used, steps_remaining },
+                now,
+            );
+            return Ok(Decision::AwaitApproval { proposals, calls, replies, steps_used, steps_remaining });
+        }
+        if calls.is_empty() {
+            self.close_batch(&mut replies, None, iteration, now);
+        }
+        Ok(Decision::RunTools { calls, replies, next: self.next_call(now) })
+    }
+
+    /// Ends the step for the user to review the plan. Calls that would have run wait
+    /// with it: they get a reply saying so.
+    pub(super) fn ask_review(
+        &mut self,
+        host_calls: Vec<ToolCallInput>,
+        mut replies: Vec<ToolMessage>,
+        now: f64,
+    ) -> Decision {
+        let language = self.config.language;
+        for call in host_calls {
+            let content = prompts::not_run_awaiting_review(language).to_owned();
+            replies.push(ToolMessage { tool_call_id: call.id, name: call.name, content, is_error: true });
+        }
+        let (goal, plan) = (self.goal(), self.plan_text());
+        let turn = self.turn.as_ref();
+        let review = PlanReview {
+            user_id: turn.and_then(|t| t.user_id.clone()),
+            chat_id: turn.and_then(|t| t.chat_id.clone()),
+            turn: turn.map_or(0, |t| t.number),
+            goal: goal.clone(),
+            plan: plan.clone(),
+            created_at_ms: now,
+            expires_at_ms: now + f64::from(self.config.plan_review.ttl_minutes) * 60_000.0,
+        };
+        self.pending_review = Some(review.clone());
+        self.emit(EventKind::PlanReviewRequested {}, now);
+        let (steps_used, steps_remaining) = (self.turn.as_ref().map_or(0, |t| t.iterations), self.steps_remaining());
+        self.emit(
+            EventKind::TurnPaused { reason: PauseReason::PlanReview, pending_count: 0, steps_used, steps_remaining },
+            now,
+        );
+        self.end_turn();
+        Decision::AwaitPlanReview { message: review::user_message(language, goal.trim(), plan.trim()), review, replies }
+    }
+
+    /// planloop's own answer to one of its built-in tools, and whether it recorded a plan
+    /// or a todo list.
+    pub(super) fn answer(
+        &mut self,
+        builtin: BuiltIn,
+        call: ToolCallInput,
+        batch: usize,
+        iteration: u32,
+        now: f64,
+    ) -> Result<(ToolMessage, bool)> {
+        let message = |content: String, is_error: bool| ToolMessage {
+            tool_call_id: call.id.clone(),
+            name: call.name.clone(),
+            content,
+            is_error,
+        };
+        // A reply that changed nothing; `made` marks one that recorded a plan or a list.
+        let reply = |content: String, is_error: bool| (message(content, is_error), false);
+        let made = |content: String| (message(content, false), true);
+        if let Some(refusal) = self.planner.refusal() {
+            self.emit(EventKind::PlannerRefused { tool: call.name.clone(), refusal }, now);
+            let ack = self.planner.refused(refusal);
+            let content = match (&ack, builtin) {
+                (_, BuiltIn::Todos(TodoDialect::WriteTodos)) => {
+                    json_text::stringify(&crate::json::to_value::to_value(&ack)?)
+                }
+                (PlannerAck::Rejected(rejected), _) => rejected.message.clone(),
+                (PlannerAck::Accepted(_), _) => String::new(),
+            };
+            return Ok(reply(content, true));
+        }
+        let language = self.config.language;
+        match builtin {
+            BuiltIn::Todos(TodoDialect::WriteTodos) => {
+                let before = self.planner.todos().to_vec();
+                let ack = match &call.args {
+                    Value::String(text) => {
+                        self.planner.apply_write_todos(Args::<&Value>::Text(text.as_bytes()), now)?
+                    }
+                    args => self.planner.apply_write_todos(Args::Value(args), now)?,
+                };
+                let accepted = matches!(ack, PlannerAck::Accepted(_));
+                if accepted {
+                    self.todos_replaced(TodoDialect::WriteTodos, &before, iteration, now);
+                }
+                let content = json_text::stringify(&crate::json::to_value::to_value(&ack)?);
+                Ok(if accepted { made(content) } else { reply(content, true) })
+            }
+            BuiltIn::Todos(dialect) => {
+                let args = match validated(dialect_schema(dialect), &call.args)? {
+                    Ok(value) => dialect_args(dialect, value)?,
+                    Err(issues) => return Ok(reply(invalid_args(dialect.tool_name(), &issues), true)),
+                };
+                match dialects::request(dialect, args) {
+                    Err(message) => Ok(reply(message, true)),
+                    Ok(Request::View) => Ok(reply(dialects::view(self.planner.todos()), false)),
+                    Ok(Request::Replace { todos, note, reply: text }) => {
+                        let before = self.planner.todos().to_vec();
+                        self.planner.replace(WriteTodos { todos, focus: None, note }, now);
+                        self.todos_replaced(dialect, &before, iteration, now);
+                        Ok(made(text))
+                    }
+                }
+            }
+            BuiltIn::Plan => match validated(PLAN_SCHEMA, &call.args)? {
+                Err(issues) => Ok(reply(invalid_args("plan", &issues), true)),
+                Ok(value) => {
+                    let args: PlanArgs = from_value(value)?;
+                    let plan = PlanState::new(args, self.plan.as_ref());
+                    let (version, complexity) = (plan.version, plan.complexity);
+                    let note = format!("plan v{version} ({}): {}", complexity.as_str(), plan.goal);
+                    self.log.record_plan_note(&note, iteration, now);
+                    self.plan = Some(plan);
+                    self.turn_mut()?.continuations = 0;
+                    self.emit(EventKind::PlanUpdated { version, complexity }, now);
+                    let follow_up = match complexity {
+                        crate::plan::recorded::Complexity::Complex => " After each major step call plan_progress(); when every step is done call plan_progress(plan_status=\"completed\").",
+                        crate::plan::recorded::Complexity::Simple => "",
+                    };
+                    Ok(made(format!("Plan v{version} recorded.{follow_up}")))
+                }
+            },
+            BuiltIn::PlanProgress => {
+                if batch > 1 {
+                    return Ok(reply(prompts::plan_progress_alone(language), true));
+                }
+                if self.plan.is_none() {
+                    return Ok(reply(prompts::plan_first(language), true));
+                }
+                match validated(PLAN_PROGRESS_SCHEMA, &call.args)? {
+                    Err(issues) => Ok(reply(invalid_args("plan_progress", &issues), true)),
+                    Ok(value) => {
+                        let args: PlanProgressArgs = from_value(value)?;
+                        let step_id = args.step_id.clone();
+                        let plan = self.plan.as_mut().ok_or_else(|| Error::internal("plan checked above"))?;
+                        let text = plan.record(args);
+                        let plan_completed = plan.completed;
+                        let note = match (plan_completed, &step_id, &plan.next_step) {
+                            (true, _, _) => format!("plan v{} completed", plan.version),
+                            (false, Some(step), Some(next)) => format!("step {step} done · next: {next}"),
+                            (false, Some(step), None) => format!("step {step} done"),
+                            (false, None, _) => "progress recorded".to_owned(),
+                        };
+                        self.log.record_plan_note(&note, iteration, now);
+                        self.emit(EventKind::PlanProgress { step_id, plan_completed }, now);
+                        Ok(made(text))
+                    }
+                }
+            }
+        }
+    }
+
+    /// After any todo tool replaced the list: the trail, an event, and a re-plan reset
+    /// when the new list re-opens work.
+    pub(super) fn todos_replaced(&mut self, dialect: TodoDialect, before: &[Todo], iteration: u32, now: f64) {
+        self.todo_tool = dialect;
+        let after = self.planner.todos();
+        let (completed, total) = todos::progress(after);
+        // Work re-opens when a todo is unfinished that was not unfinished before: a new one,
+        // or a completed one taken back.
+        let open = |list: &[Todo], id: &str| list.iter().any(|t| t.id == id && t.status != TodoStatus::Completed);
+        let reopened = after.iter().any(|t| t.status != TodoStatus::Completed && !open(before, &t.id));
+        if reopened {
+            if let Some(turn) = self.turn.as_mut() {
+                turn.continuations = 0;
+            }
+            if let Some(plan) = self.plan.as_mut() {
+                plan.completed = false;
+            }
+        }
+        self.log.record_plan(after, iteration, now);
+        let revision = self.planner.snapshot().revision;
+        let kind = EventKind::TodosUpdated {
+            tool: dialect.tool_name().to_owned(),
+            revision,
+            completed: completed as u32,
+            total: total as u32,
+        };
+        self.emit(kind, now);
+    }
+}

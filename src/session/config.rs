@@ -1,0 +1,232 @@
+//! The configuration of a `Session`: one plain object, every key optional, every
+//! default taken from the seeds. A misspelt key is an error, not a silent default.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::session::approval::ToolPolicy;
+use crate::trail::reasoning::HistoryOptions;
+
+pub use crate::plan::dialects::TodoDialect;
+pub use crate::prompts::Language;
+
+/// What ends a turn that hits `maxIterations` or `timeoutMs`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum OnLimit {
+    /// A `pause` decision: the plan is kept, paused, with a progress summary.
+    Pause,
+    /// A `fail` decision.
+    Fail,
+}
+
+/// Seed 003's continuation protocol: the model ends each reply with a `continuation`
+/// object saying CONTINUE or TERMINATE.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(deny_unknown_fields)]
+pub struct ContinuationProtocol {
+    /// Read the `continuation` object from each text reply (and strip it from the answer).
+    #[serde(default)]
+    pub enabled: bool,
+    /// Without an explicit object, terminate. When false, the reply's wording decides
+    /// (termination phrases first), and no match terminates.
+    #[serde(default = "yes")]
+    pub require_explicit_signal: bool,
+}
+
+impl Default for ContinuationProtocol {
+    fn default() -> Self {
+        ContinuationProtocol { enabled: false, require_explicit_signal: true }
+    }
+}
+
+/// When a model is going in circles. Each pattern, once seen, is named in a `Stuck`
+/// event and a nudge; after `maxNudges` nudges the turn ends with `exitReason: "stuck"`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(deny_unknown_fields)]
+pub struct StuckOptions {
+    /// The same call with the same result, this many times in a row.
+    #[serde(default = "four")]
+    #[schemars(range(min = 2, max = 100))]
+    pub same_call_same_result: u32,
+    /// The same call failing, this many times in a row.
+    #[serde(default = "three")]
+    #[schemars(range(min = 2, max = 100))]
+    pub same_failing_call: u32,
+    /// The same text reply, this many times in a row.
+    #[serde(default = "three")]
+    #[schemars(range(min = 2, max = 100))]
+    pub same_text: u32,
+    /// Two calls alternating A, B, A, B, … over this many steps.
+    #[serde(default = "six")]
+    #[schemars(range(min = 4, max = 100))]
+    pub alternation_window: u32,
+    /// Nudges before the turn ends as stuck.
+    #[serde(default = "two")]
+    #[schemars(range(max = 100))]
+    pub max_nudges: u32,
+}
+
+impl Default for StuckOptions {
+    fn default() -> Self {
+        StuckOptions {
+            same_call_same_result: 4,
+            same_failing_call: 3,
+            same_text: 3,
+            alternation_window: 6,
+            max_nudges: 2,
+        }
+    }
+}
+
+/// Plan review: the user sees the plan before any action runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(deny_unknown_fields)]
+pub struct PlanReviewOptions {
+    /// A `plan` call, or the first todo list, ends the step with `awaitPlanReview`.
+    #[serde(default)]
+    pub enabled: bool,
+    /// How long a review waits for the user before it is dropped.
+    #[serde(default = "sixty")]
+    #[schemars(range(min = 1, max = 10_080))]
+    pub ttl_minutes: u32,
+}
+
+impl Default for PlanReviewOptions {
+    fn default() -> Self {
+        PlanReviewOptions { enabled: false, ttl_minutes: 60 }
+    }
+}
+
+/// Everything a `Session` can be told. Every key is optional.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(deny_unknown_fields)]
+pub struct SessionConfig {
+    /// The language of injected prompts.
+    #[serde(default = "english")]
+    pub language: Language,
+    /// Planner-only iterations allowed in a row before planner calls are refused.
+    #[serde(default = "two")]
+    #[schemars(range(max = 1000))]
+    pub max_planner_only_streak: u32,
+    /// Continuation nudges per plan before a text-only reply is final (the safety valve).
+    #[serde(default = "five")]
+    #[schemars(range(max = 1000))]
+    pub max_plan_continuations: u32,
+    /// Every this many iterations, the goal and plan are restated in the last tool message.
+    #[serde(default = "three")]
+    #[schemars(range(min = 1, max = 1000))]
+    pub reminder_interval: u32,
+    /// Model responses per turn. The last one gets no tools, so the model answers.
+    #[serde(default = "twenty")]
+    #[schemars(range(min = 1, max = 100_000))]
+    pub max_iterations: u32,
+    /// Wall-clock budget per turn, measured with the `nowMs` values passed in.
+    #[serde(default = "five_minutes")]
+    #[schemars(range(min = 1, max = 86_400_000))]
+    pub timeout_ms: u32,
+    /// What a limit does to the turn.
+    #[serde(default = "pause")]
+    pub on_limit: OnLimit,
+    #[serde(default)]
+    pub continuation_protocol: ContinuationProtocol,
+    /// The todo tools planloop answers (`write_todos` and the dialects of other agents).
+    #[serde(default = "own_dialect")]
+    #[schemars(length(max = 5))]
+    pub todo_dialects: Vec<TodoDialect>,
+    /// The reasoning trail kept for display.
+    #[serde(default)]
+    pub history: HistoryOptions,
+    #[serde(default)]
+    pub stuck: StuckOptions,
+    /// Which host tools run at once (`read`) and which wait for approval. A tool named
+    /// nowhere needs approval.
+    #[serde(default)]
+    pub tools: ToolPolicy,
+    #[serde(default)]
+    pub plan_review: PlanReviewOptions,
+    /// Tool output longer than this is cut (with a note) before it goes back to the model.
+    #[serde(default = "twenty_thousand")]
+    #[schemars(range(min = 100, max = 10_000_000))]
+    pub max_tool_output_chars: u32,
+}
+
+impl Default for SessionConfig {
+    fn default() -> Self {
+        SessionConfig {
+            language: Language::En,
+            max_planner_only_streak: 2,
+            max_plan_continuations: 5,
+            reminder_interval: 3,
+            max_iterations: 20,
+            timeout_ms: 300_000,
+            on_limit: OnLimit::Pause,
+            continuation_protocol: ContinuationProtocol::default(),
+            todo_dialects: own_dialect(),
+            history: HistoryOptions::default(),
+            stuck: StuckOptions::default(),
+            tools: ToolPolicy::default(),
+            plan_review: PlanReviewOptions::default(),
+            max_tool_output_chars: 20_000,
+        }
+    }
+}
+
+/// The JSON Schema of [`SessionConfig`] (generated; checked by a test).
+pub const SESSION_CONFIG_SCHEMA: &str = include_str!("../schemas/session_config.json");
+
+fn yes() -> bool {
+    true
+}
+fn two() -> u32 {
+    2
+}
+fn three() -> u32 {
+    3
+}
+fn four() -> u32 {
+    4
+}
+fn five() -> u32 {
+    5
+}
+fn six() -> u32 {
+    6
+}
+fn twenty() -> u32 {
+    20
+}
+fn five_minutes() -> u32 {
+    300_000
+}
+fn sixty() -> u32 {
+    60
+}
+fn twenty_thousand() -> u32 {
+    20_000
+}
+fn english() -> Language {
+    Language::En
+}
+fn pause() -> OnLimit {
+    OnLimit::Pause
+}
+fn own_dialect() -> Vec<TodoDialect> {
+    vec![TodoDialect::WriteTodos]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serde_defaults_equal_default() {
+        let empty = crate::json::value::Value::Object(vec![]);
+        let from_empty: SessionConfig = crate::json::from_value::from_value(empty).unwrap();
+        assert_eq!(from_empty, SessionConfig::default());
+    }
+}

@@ -1,0 +1,267 @@
+//! What a `Session` and its host hand each other: the user's message, the model's
+//! response, tool results, and the decisions that say what to do next.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::json::value::Value;
+use crate::session::approval::Proposal;
+use crate::session::continuation::ReportedProgress;
+use crate::session::review::PlanReview;
+
+/// The start of a turn: a user message.
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(deny_unknown_fields)]
+pub struct BeginTurn {
+    #[schemars(length(max = 1_000_000))]
+    pub message: String,
+    /// The host's clock, in milliseconds; the turn's time limit counts from here.
+    pub now_ms: f64,
+    /// Who sent it (for plan review across sessions).
+    #[serde(default)]
+    #[schemars(with = "String", length(max = 256))]
+    pub user_id: Option<String>,
+    /// Where it was sent (for plan review across sessions).
+    #[serde(default)]
+    #[schemars(with = "String", length(max = 256))]
+    pub chat_id: Option<String>,
+    /// A plan review the host kept for this user and chat (`PlanReviewStore.take`), when
+    /// this session did not ask for it itself.
+    #[serde(default)]
+    #[schemars(with = "Option<PlanReview>")]
+    pub review: Option<PlanReview>,
+}
+
+/// One tool call in a model response.
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct ToolCallInput {
+    /// The provider's id for the call; the result must carry the same id.
+    #[schemars(length(min = 1, max = 256))]
+    pub id: String,
+    #[schemars(length(min = 1, max = 256))]
+    pub name: String,
+    /// The arguments: the raw JSON text the provider returned, or an object.
+    #[serde(default)]
+    pub args: Value<'static>,
+}
+
+/// The most tool calls one model response may carry.
+pub const MAX_TOOL_CALLS: usize = 256;
+
+/// A model response: its text and its tool calls.
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(deny_unknown_fields)]
+pub struct ModelResponse {
+    /// The text of the response (`null` or absent when there is none).
+    #[serde(default)]
+    #[schemars(with = "Option<String>", length(max = 1_000_000))]
+    pub text: Option<String>,
+    #[serde(default)]
+    #[schemars(length(max = MAX_TOOL_CALLS))]
+    pub tool_calls: Vec<ToolCallInput>,
+}
+
+/// The result of a tool the host ran.
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(deny_unknown_fields)]
+pub struct ToolResult {
+    /// The id of the call it answers.
+    #[schemars(length(min = 1, max = 256))]
+    pub id: String,
+    /// What the tool returned: text, or any value (sent to the model as JSON). For a
+    /// command, its standard output.
+    pub output: Value<'static>,
+    /// A command's standard error, when it is kept apart.
+    #[serde(default)]
+    #[schemars(with = "String", length(max = 10_000_000))]
+    pub stderr: Option<String>,
+    #[serde(default)]
+    pub is_error: bool,
+    #[serde(default)]
+    #[schemars(with = "f64", range(min = 0))]
+    pub duration_ms: Option<f64>,
+    #[serde(default)]
+    #[schemars(with = "i32")]
+    pub exit_code: Option<i32>,
+}
+
+/// The JSON Schemas of the inputs (generated; checked by a test).
+pub const BEGIN_TURN_SCHEMA: &str = include_str!("../schemas/begin_turn.json");
+pub const MODEL_RESPONSE_SCHEMA: &str = include_str!("../schemas/model_response.json");
+pub const TOOL_RESULTS_SCHEMA: &str = include_str!("../schemas/tool_results.json");
+
+/// A tool call for the host to run, as the model made it.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct ToolCall {
+    pub id: String,
+    pub name: String,
+    /// The arguments: parsed into an object when the model sent JSON text.
+    pub args: Value<'static>,
+}
+
+/// A message to append to the conversation as a tool's result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolMessage {
+    pub tool_call_id: String,
+    pub name: String,
+    pub content: String,
+    pub is_error: bool,
+}
+
+/// How to make the next model call.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NextCall {
+    /// Its iteration number within the turn.
+    pub iteration: u32,
+    /// Call the model without tools: this is the last call of the turn, and it must answer.
+    pub tools_withheld: bool,
+    /// Model calls with tools still allowed after this one.
+    pub tool_rounds_remaining: u32,
+    /// "Tool rounds remaining: X of Y", for the system prompt.
+    pub budget_line: String,
+}
+
+/// Why a turn ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ExitReason {
+    /// The model answered and nothing was left to do.
+    FinalAnswer,
+    /// The model kept stopping with its plan unfinished; the nudges ran out.
+    SafetyValve,
+    /// The model kept repeating itself.
+    Stuck,
+    /// `maxIterations` model responses.
+    MaxIterations,
+    /// `timeoutMs` since the turn began.
+    Timeout,
+}
+
+/// Why the model is asked to go on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ContinueReason {
+    /// It stopped with its plan unfinished (seed 000's termination guard).
+    PlanUnfinished,
+    /// Its `continuation` object said CONTINUE (seed 003).
+    ContinuationSignal,
+    /// Its reply was empty.
+    EmptyReply,
+    /// It repeated the same reply.
+    Stuck,
+}
+
+/// What the host does after a model response. Switch on `type`.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "camelCase")]
+pub enum Decision {
+    /// Run `calls` (in any order) and pass their results to `handleToolResults`. Append
+    /// `replies` (planloop's answers to its own planner tools) as tool messages; when
+    /// `calls` is empty, call the model again right away.
+    #[serde(rename_all = "camelCase")]
+    RunTools { calls: Vec<ToolCall>, replies: Vec<ToolMessage>, next: NextCall },
+    /// Do not end the turn: append `message` as a user message and call the model again.
+    #[serde(rename_all = "camelCase")]
+    Continue { message: String, reason: ContinueReason, attempt: u32, max_attempts: u32, next: NextCall },
+    /// The turn is over: show `answer`.
+    #[serde(rename_all = "camelCase")]
+    Finalize { answer: String, exit_reason: ExitReason },
+    /// The turn stopped at a limit with work left; the plan is kept. Show `summary`.
+    #[serde(rename_all = "camelCase")]
+    Pause { exit_reason: ExitReason, summary: String },
+    /// The turn failed at a limit (`onLimit: "fail"`).
+    #[serde(rename_all = "camelCase")]
+    Fail { exit_reason: ExitReason, message: String },
+    /// Some calls wait for the user: show `proposals` and call `approve` or `reject` for
+    /// each. Meanwhile run `calls` (the ones that only read) and append `replies`, as for
+    /// `runTools`. When the last proposal is resolved, `approve`/`reject` returns the
+    /// decision that resumes the turn.
+    #[serde(rename_all = "camelCase")]
+    AwaitApproval {
+        proposals: Vec<Proposal>,
+        calls: Vec<ToolCall>,
+        replies: Vec<ToolMessage>,
+        steps_used: u32,
+        steps_remaining: u32,
+    },
+    /// The plan waits for the user's review: append `replies`, show `message`, and keep
+    /// `review` (in a `PlanReviewStore` if the next message gets a fresh session). The
+    /// user's next message is read as feedback on the plan.
+    #[serde(rename_all = "camelCase")]
+    AwaitPlanReview { review: PlanReview, message: String, replies: Vec<ToolMessage> },
+}
+
+/// What `approve` and `reject` return.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ApprovalOutcome {
+    /// The proposal, now approved or rejected.
+    pub proposal: Proposal,
+    /// Proposals of the turn still waiting.
+    pub pending: u32,
+    /// When this was the last one: the decision that resumes the turn (`runTools` with the
+    /// approved calls to run and the rejections as tool messages to append).
+    pub resumed: Option<Decision>,
+}
+
+/// What `beginTurn` returns.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TurnStart {
+    pub turn: u32,
+    /// The user message to send the model.
+    pub message: String,
+    pub next: NextCall,
+}
+
+/// What `handleToolResults` returns.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolResultsOutcome {
+    /// Append these, in order, as tool messages.
+    pub messages: Vec<ToolMessage>,
+    /// Every call of the last `runTools` has its result: call the model now.
+    pub complete: bool,
+    pub next: NextCall,
+}
+
+/// Where the progress figures come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ProgressSource {
+    /// The model's own `continuation.progress` (seed 003).
+    Continuation,
+    /// The todo list.
+    Todos,
+    /// Steps reported with `plan_progress`.
+    Plan,
+    /// `[Step]` lines of the model's text.
+    Steps,
+    /// Nothing planned yet.
+    None,
+}
+
+/// How far the work has come.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Progress {
+    pub source: ProgressSource,
+    pub completed: u32,
+    /// 0 when unknown.
+    pub total: u32,
+    /// 0 to 100, when known.
+    pub percentage: Option<f64>,
+    /// What is being worked on now.
+    pub current: Option<String>,
+    /// Model responses used in the current (or last) turn.
+    pub iterations: u32,
+    pub max_iterations: u32,
+    /// The model's last `continuation.progress`, when the protocol is on.
+    pub reported: Option<ReportedProgress>,
+}

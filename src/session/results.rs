@@ -1,0 +1,122 @@
+//! Tool results: each one written as the message the model reads, and the batch
+//! closed with a stuck nudge or a reminder when its last result is in.
+
+use crate::error::Result;
+use crate::json::text as json_text;
+use crate::json::value::Value;
+use crate::prompts::{self};
+use crate::session::events::EventKind;
+use crate::session::exchange::{Decision, ExitReason, ToolMessage, ToolResult};
+use crate::session::stuck::Pattern;
+use crate::text::cap;
+
+use super::{approval, Session};
+
+pub(super) const FINDINGS_KEPT: usize = 8;
+
+pub(super) fn append(content: &str, addition: &str) -> String {
+    match content.trim().is_empty() {
+        true => addition.to_owned(),
+        false => format!("{}\n\n{addition}", content.trim_end()),
+    }
+}
+
+impl Session {
+    /// Whether everything the last response asked for is done (results in, proposals
+    /// resolved); if so the batch closes into the last of `messages`.
+    pub(super) fn settle(&mut self, messages: &mut [ToolMessage], iteration: u32, now: f64) -> Result<bool> {
+        let awaiting_approval = self.awaiting_approval();
+        let turn = self.turn_mut()?;
+        let complete = !awaiting_approval && turn.pending.iter().all(|p| p.answered);
+        if complete {
+            turn.pending.clear();
+            let nudge = turn.batch_nudge.take();
+            self.close_batch(messages, nudge, iteration, now);
+        }
+        Ok(complete)
+    }
+
+    pub(super) fn record_result(&mut self, result: ToolResult, iteration: u32, now: f64) -> ToolMessage {
+        let language = self.config.language;
+        let found = self.turn.as_mut().and_then(|t| t.pending.iter_mut().find(|p| p.id == result.id));
+        let (name, signature, approved) = match found {
+            Some(pending) => {
+                pending.answered = true;
+                (pending.name.clone(), pending.signature.clone(), pending.approved)
+            }
+            None => (String::new(), String::new(), false),
+        };
+        let output = match result.output {
+            Value::String(text) => text.into_owned(),
+            other => json_text::stringify(&other),
+        };
+        let full = match (approved, result.stderr) {
+            (true, stderr) => {
+                approval::format_result(&name, &output, stderr.as_deref(), result.exit_code, result.duration_ms)
+            }
+            (false, Some(stderr)) if !stderr.trim().is_empty() => format!("{output}\n{stderr}"),
+            (false, _) => output,
+        };
+        let total = full.chars().count();
+        let limit = self.config.max_tool_output_chars as usize;
+        let content = match total > limit {
+            true => cap(&full, limit) + &prompts::truncated(language, limit, total),
+            false => full,
+        };
+        let obs = self.log.record_obs(&name, &content, result.is_error, iteration, now).summary.clone();
+        if self.findings.len() == FINDINGS_KEPT {
+            self.findings.pop_front();
+        }
+        self.findings.push_back(obs);
+        if let Some(pattern) = self.stuck.record_result(&name, &signature, &content, result.is_error) {
+            let nudge = prompts::stuck(language, &pattern.describe());
+            self.note_stuck(pattern, now);
+            // Past its nudges the model gets no tools for its next call (see `next_call`).
+            if let Some(turn) = self.turn.as_mut().filter(|t| !t.stuck_out) {
+                turn.batch_nudge = Some(nudge);
+            }
+        }
+        ToolMessage { tool_call_id: result.id, name, content, is_error: result.is_error }
+    }
+
+    /// Counts a stuck detection; past the allowed nudges the turn ends as stuck
+    /// (`Some(decision)` when that can happen right away).
+    pub(super) fn note_stuck(&mut self, pattern: Pattern, now: f64) -> Option<Decision> {
+        let max = self.config.stuck.max_nudges;
+        let turn = self.turn.as_mut()?;
+        turn.stuck_nudges = turn.stuck_nudges.saturating_add(1);
+        let nudge = turn.stuck_nudges;
+        let out = nudge > max;
+        let text_only = matches!(pattern, Pattern::SameText { .. });
+        if out {
+            turn.stuck_out = true;
+        }
+        self.emit(EventKind::Stuck { detail: pattern, nudge }, now);
+        // A repeated text reply can end the turn at once; repeated calls end it at the next
+        // response (the host is told to withhold tools).
+        (out && text_only).then(|| self.finish(String::new(), ExitReason::Stuck, now))
+    }
+
+    /// Adds to the last tool message of a batch: a stuck nudge, and every
+    /// `reminderInterval` iterations the goal/plan reminder (seed 000 §3).
+    pub(super) fn close_batch(
+        &mut self,
+        messages: &mut [ToolMessage],
+        nudge: Option<String>,
+        iteration: u32,
+        now: f64,
+    ) {
+        let Some(last) = messages.last_mut() else { return };
+        if let Some(nudge) = nudge {
+            last.content = append(&last.content, &nudge);
+        }
+        if iteration > 0 && iteration % self.config.reminder_interval == 0 {
+            let (goal, plan) = (self.goal(), self.plan_text());
+            if !goal.trim().is_empty() && !plan.trim().is_empty() {
+                last.content =
+                    append(&last.content, &prompts::reminder(self.config.language, goal.trim(), plan.trim()));
+                self.emit(EventKind::ReminderInjected {}, now);
+            }
+        }
+    }
+}

@@ -1,0 +1,65 @@
+//! The turn in progress, as a snapshot carries it: its counters, the calls it awaits,
+//! the rejections it will hand out and the time it spent waiting for the user.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::session::exchange::ToolMessage;
+
+/// A call handed to the host, waiting for its result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[schemars(rename = "PendingCall")]
+pub struct Pending {
+    pub(crate) id: String,
+    pub(crate) name: String,
+    /// The tool and its arguments as text, to recognise a repeated call.
+    pub(crate) signature: String,
+    /// It ran after the user approved it: its result is written in seed 002's format.
+    pub(crate) approved: bool,
+    pub(crate) answered: bool,
+}
+
+/// The turn in progress (or the last one), as a snapshot carries it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[schemars(rename = "SnapshotTurn")]
+pub struct Turn {
+    pub(crate) number: u32,
+    pub(crate) message: String,
+    pub(crate) started_at: f64,
+    pub(crate) iterations: u32,
+    /// Nudges so far (plan continuations, empty replies, CONTINUE signals, stuck text).
+    pub(crate) continuations: u32,
+    pub(crate) stuck_nudges: u32,
+    /// Stuck past its nudges: the next response ends the turn.
+    pub(crate) stuck_out: bool,
+    pub(crate) open: bool,
+    #[schemars(length(max = 1024))]
+    pub(crate) pending: Vec<Pending>,
+    /// A stuck nudge waiting for the last tool message of the batch.
+    pub(crate) batch_nudge: Option<String>,
+    /// Tool messages for rejected proposals, handed out when the turn resumes.
+    #[schemars(length(max = 1024))]
+    pub(crate) rejections: Vec<ToolMessage>,
+    /// Proposals made in this turn so far: the next one's action id is `act-<turn>-<n+1>`.
+    /// (Absent from 1.0 snapshots, which counted the turn's kept proposals instead.)
+    #[serde(default)]
+    pub(crate) proposed: u32,
+    /// When the turn paused for approval, and the time it has waited in all: the user's
+    /// time to decide is not the agent's time, so the time limit leaves it out.
+    pub(crate) paused_at: Option<f64>,
+    pub(crate) waited_ms: f64,
+    /// Who sent the message and where, for a plan review.
+    pub(crate) user_id: Option<String>,
+    pub(crate) chat_id: Option<String>,
+}
+
+impl Turn {
+    /// The agent's time in this turn: since it started, less the time spent waiting for
+    /// approvals.
+    pub(crate) fn elapsed(&self, now: f64) -> f64 {
+        let waiting = self.paused_at.map_or(0.0, |at| (now - at).max(0.0));
+        now - self.started_at - self.waited_ms - waiting
+    }
+}

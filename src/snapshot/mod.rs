@@ -1,0 +1,329 @@
+//! A session saved as one JSON document, and restored from it: the plan survives a
+//! restart, a page reload, or a move to another process.
+//!
+//! `Session::snapshot` writes everything the session needs to go on: the config, the
+//! plan tracked from the model's text (in seed 001's `plan.json` shape, under `plan`),
+//! the todo list, the recorded plan, the open turn with its counters and awaited calls,
+//! the proposals, the reasoning trail and the stuck detector's memory. Undrained events
+//! are not kept: drain them first.
+//!
+//! `Session::restore` fails closed. It refuses a document that is not a planloop
+//! session snapshot, one of another major version or a newer minor one, one whose
+//! checksum does not match (edited, or cut short), one of the wrong shape, and one whose
+//! state breaks an invariant; it builds the session only when every check passed, so
+//! nothing is ever half-restored. The checksum (FNV-1a over the document with sorted
+//! keys) catches damage and casual edits; it is not a signature.
+
+use std::borrow::Cow;
+use std::collections::{HashSet, VecDeque};
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::json;
+use crate::json::from_value::from_value;
+use crate::json::text as json_text;
+use crate::json::to_value::to_value;
+use crate::json::value::{deeper_than, Value};
+use crate::plan::planner::PlannerState;
+use crate::plan::recorded::PlanState;
+use crate::plan::steps::StepPlan;
+use crate::session::approval::{Grant, Proposal, ProposalStatus};
+use crate::session::config::{SessionConfig, TodoDialect};
+use crate::session::continuation::ReportedProgress;
+use crate::session::review::PlanReview;
+use crate::session::stuck::StuckDetector;
+use crate::session::{Session, Turn, PROPOSALS_KEPT};
+use crate::text::fingerprint::fnv1a;
+use crate::trail::reasoning::ReasoningLog;
+use crate::validate::schema::{self, ANY_MAX_DEPTH};
+
+/// What every snapshot says it is.
+pub const FORMAT: &str = "planloop.session";
+/// The version this planloop writes; it reads `1.x` up to this minor version.
+pub const VERSION: (u32, u32) = (1, 1);
+
+/// How deep a snapshot nests at most: a proposal's arguments, themselves at most
+/// [`ANY_MAX_DEPTH`] deep, sit a few levels below the root.
+pub const MAX_DEPTH: usize = ANY_MAX_DEPTH + 16;
+
+/// The JSON Schema of a snapshot (generated; checked by a test).
+pub const SNAPSHOT_SCHEMA: &str = include_str!("../schemas/session_snapshot.json");
+
+/// Everything a session needs to go on, as plain data.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SessionSnapshot {
+    /// Always `"planloop.session"`.
+    pub format: String,
+    /// `"major.minor"` of the snapshot format.
+    pub version: String,
+    /// FNV-1a (16 hex digits) of the rest of the document, keys sorted.
+    #[schemars(length(min = 16, max = 16))]
+    pub checksum: String,
+    pub config: SessionConfig,
+    /// The plan tracked from the model's text, in seed 001's `plan.json` shape.
+    pub plan: Option<StepPlan>,
+    /// The todo list and the planner-overuse guard.
+    pub planner: PlannerState,
+    /// The plan recorded with the `plan` tool.
+    pub recorded_plan: Option<PlanState>,
+    /// The todo tool the model used last.
+    pub todo_tool: TodoDialect,
+    /// Turns begun so far.
+    pub turns: u32,
+    /// The open turn (or the last one), with its counters and awaited calls.
+    pub turn: Option<Turn>,
+    /// Proposals, newest last.
+    #[schemars(length(max = PROPOSALS_KEPT))]
+    pub proposals: Vec<Proposal>,
+    /// Standing approvals (`scope: "always"`).
+    #[schemars(length(max = 10_000))]
+    pub grants: Vec<Grant>,
+    /// A plan review waiting for the user's next message.
+    pub pending_review: Option<PlanReview>,
+    /// The model's last `continuation.progress`.
+    pub reported: Option<ReportedProgress>,
+    /// The latest observations, for the context capsule.
+    #[schemars(length(max = 8))]
+    pub findings: Vec<String>,
+    /// The reasoning trail.
+    pub reasoning: ReasoningLog,
+    /// What the stuck detector remembers.
+    pub stuck: StuckDetector,
+}
+
+impl SessionSnapshot {
+    /// The snapshot as JSON text, for a file or a key-value store.
+    pub fn to_json(&self) -> Result<String> {
+        json_text::exact(&to_value(self)?).ok_or_else(|| Error::internal("a snapshot holds no undefined"))
+    }
+}
+
+impl Session {
+    /// The session as a snapshot document (see the module docs).
+    pub fn snapshot(&self) -> Result<SessionSnapshot> {
+        let mut snapshot = SessionSnapshot {
+            format: FORMAT.to_owned(),
+            version: format!("{}.{}", VERSION.0, VERSION.1),
+            checksum: String::new(),
+            config: self.config.clone(),
+            plan: self.step_plan.clone(),
+            planner: self.planner.clone(),
+            recorded_plan: self.plan.clone(),
+            todo_tool: self.todo_tool,
+            turns: self.turns,
+            turn: self.turn.clone(),
+            proposals: self.proposals.iter().cloned().collect(),
+            grants: self.grants.clone(),
+            pending_review: self.pending_review.clone(),
+            reported: self.reported.clone(),
+            findings: self.findings.iter().cloned().collect(),
+            reasoning: self.log.clone(),
+            stuck: self.stuck.clone(),
+        };
+        snapshot.checksum = checksum(&to_value(&snapshot)?);
+        Ok(snapshot)
+    }
+
+    /// A session from a snapshot document, or an `invalid_snapshot` error.
+    pub fn restore(document: &Value<'_>) -> Result<Session> {
+        check_header(document)?;
+        // Before anything walks it recursively (the checksum, the shape check).
+        if deeper_than(document, MAX_DEPTH) {
+            let why = format!("it nests deeper than a snapshot can ({MAX_DEPTH} levels)");
+            return Err(Error::invalid_snapshot(&why, None));
+        }
+        let written = document.get("checksum").and_then(Value::as_str).unwrap_or_default();
+        if written != checksum(document) {
+            return Err(Error::invalid_snapshot(
+                "its checksum does not match its content: it was changed or cut short after it was written",
+                None,
+            ));
+        }
+        let valid = match schema::validate(schema::compiled(SNAPSHOT_SCHEMA)?, document)? {
+            Ok(value) => value,
+            Err(issues) => {
+                return Err(Error::invalid_snapshot("it does not have the shape of a snapshot", Some(issues)))
+            }
+        };
+        let snapshot: SessionSnapshot = from_value(valid)?;
+        let session = Session::from_snapshot(snapshot);
+        if let Some(why) = session.inconsistency() {
+            return Err(Error::invalid_snapshot(&format!("its state is inconsistent: {why}"), None));
+        }
+        Ok(session)
+    }
+
+    /// A session from JSON text, as [`Session::restore`] (a cut-off text is refused).
+    pub fn restore_json(text: &str) -> Result<Session> {
+        let document = json::parse(text.as_bytes())
+            .map_err(|e| Error::invalid_snapshot(&format!("it is not JSON ({} at {})", e.message, e.position), None))?;
+        Session::restore(&document)
+    }
+
+    fn from_snapshot(s: SessionSnapshot) -> Session {
+        Session {
+            config: s.config,
+            planner: s.planner,
+            plan: s.recorded_plan,
+            step_plan: s.plan,
+            todo_tool: s.todo_tool,
+            log: s.reasoning,
+            stuck: s.stuck,
+            events: VecDeque::new(),
+            turns: s.turns,
+            turn: s.turn.map(|mut turn| {
+                // A 1.0 snapshot did not count the turn's proposals: they are all still kept.
+                if turn.proposed == 0 {
+                    turn.proposed = s.proposals.iter().filter(|p| p.turn == turn.number).count() as u32;
+                }
+                turn
+            }),
+            reported: s.reported,
+            findings: s.findings.into(),
+            proposals: s.proposals.into(),
+            grants: s.grants,
+            pending_review: s.pending_review,
+        }
+    }
+
+    /// Why this state could not have come from a session, if it could not.
+    fn inconsistency(&self) -> Option<String> {
+        let fresh = Session::new(self.config.clone());
+        if !self.planner.same_settings(&fresh.planner) || self.log.options != fresh.log.options {
+            return Some("the planner or trail settings differ from the config".to_owned());
+        }
+        if self.stuck.options != fresh.stuck.options {
+            return Some("the stuck settings differ from the config".to_owned());
+        }
+        if let Some(why) = self.step_plan.as_ref().and_then(StepPlan::inconsistency) {
+            return Some(format!("plan: {why}"));
+        }
+        if self.planner.snapshot().revision == 0 && !self.planner.todos().is_empty() {
+            return Some("todos exist at revision 0".to_owned());
+        }
+        if let Some(why) = self.turn.as_ref().and_then(|turn| self.turn_inconsistency(turn)) {
+            return Some(format!("turn: {why}"));
+        }
+        let mut ids = HashSet::new();
+        if !self.proposals.iter().all(|p| ids.insert(p.action_id.as_str())) {
+            return Some("two proposals share an action id".to_owned());
+        }
+        if self.proposals.iter().any(|p| p.turn == 0 || p.turn > self.turns) {
+            return Some("a proposal belongs to a turn that never began".to_owned());
+        }
+        None
+    }
+
+    fn turn_inconsistency(&self, turn: &Turn) -> Option<&'static str> {
+        if turn.number == 0 || turn.number > self.turns {
+            return Some("its number is out of range");
+        }
+        if turn.iterations > self.config.max_iterations {
+            return Some("it used more iterations than maxIterations allows");
+        }
+        let mut ids = HashSet::new();
+        if !turn.pending.iter().all(|p| ids.insert(p.id.as_str())) {
+            return Some("two awaited calls share an id");
+        }
+        if self.proposals.iter().filter(|p| p.turn == turn.number).count() > turn.proposed as usize {
+            return Some("it kept more proposals than it made");
+        }
+        let awaiting = self.proposals.iter().any(|p| p.turn == turn.number && p.status == ProposalStatus::Pending);
+        if !turn.open && (!turn.pending.is_empty() || awaiting) {
+            return Some("it is closed but still awaits results or approvals");
+        }
+        if awaiting != turn.paused_at.is_some() {
+            return Some("its pause does not match its pending proposals");
+        }
+        None
+    }
+}
+
+/// The format and version checks, first, so the error names the real problem.
+fn check_header(document: &Value<'_>) -> Result<()> {
+    if !matches!(document, Value::Object(_)) || document.get("format").and_then(Value::as_str) != Some(FORMAT) {
+        return Err(Error::invalid_snapshot(
+            "it is not a planloop session snapshot (no `format: \"planloop.session\"`)",
+            None,
+        ));
+    }
+    let version = document.get("version").and_then(Value::as_str).unwrap_or_default();
+    let parsed = version.split_once('.').and_then(|(major, minor)| Some((major.parse().ok()?, minor.parse().ok()?)));
+    let (major, minor): (u32, u32) = match parsed {
+        Some(version) => version,
+        None => return Err(Error::invalid_snapshot(&format!("its version {version:?} is not \"major.minor\""), None)),
+    };
+    let (our_major, our_minor) = VERSION;
+    if major != our_major {
+        let why = format!("it is format version {major}.{minor}; this planloop reads {our_major}.x");
+        return Err(Error::invalid_snapshot(&why, None));
+    }
+    if minor > our_minor {
+        let why = format!(
+            "it was written by a newer planloop (format {major}.{minor}; this one reads up to {our_major}.{our_minor})"
+        );
+        return Err(Error::invalid_snapshot(&why, None));
+    }
+    Ok(())
+}
+
+/// FNV-1a of the document without its `checksum`, written with sorted keys, so a store
+/// that reorders keys or reformats numbers does not break it.
+pub fn checksum(document: &Value<'_>) -> String {
+    let canonical = match document {
+        Value::Object(members) => {
+            let rest = members.iter().filter(|(key, _)| key != "checksum").cloned().collect();
+            sorted(&Value::Object(rest))
+        }
+        other => sorted(other),
+    };
+    format!("{:016x}", fnv1a(json_text::stringify(&canonical).as_bytes()))
+}
+
+/// `value` with every object's members sorted by key (the last of a repeated key kept)
+/// and `-0` written as `0`, as JSON would carry it.
+fn sorted<'a>(value: &Value<'a>) -> Value<'a> {
+    match value {
+        Value::Object(members) => {
+            // A stable sort keeps repeated keys in source order: the last of each run wins.
+            let mut order: Vec<&(Cow<'a, str>, Value<'a>)> = members.iter().collect();
+            order.sort_by(|a, b| a.0.cmp(&b.0));
+            let last_of_run = |i: &usize| order.get(i + 1).is_none_or(|next| next.0 != order[*i].0);
+            let kept = (0..order.len()).filter(last_of_run).map(|i| (order[i].0.clone(), sorted(&order[i].1)));
+            Value::Object(kept.collect())
+        }
+        Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
+        Value::Number(n) if *n == 0.0 => Value::Number(0.0),
+        other => other.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_checksum_ignores_key_order_whitespace_and_negative_zero() {
+        let a = json::parse(br#"{"checksum":"x","b":[1,{"y":2,"x":-0}],"a":"s"}"#).unwrap();
+        let b = json::parse(b"{ \"a\" : \"s\", \"b\" : [1, {\"x\": 0, \"y\": 2.0}] }").unwrap();
+        assert_eq!(checksum(&a), checksum(&b));
+        let c = json::parse(br#"{"a":"s","b":[1,{"x":0,"y":3}]}"#).unwrap();
+        assert_ne!(checksum(&a), checksum(&c));
+        assert_eq!(checksum(&a).len(), 16);
+    }
+
+    #[test]
+    fn headers_of_other_formats_and_versions_are_refused_by_name() {
+        let refused =
+            |text: &str| check_header(&json::parse(text.as_bytes()).unwrap()).unwrap_err().data.detail.unwrap();
+        assert!(refused(r#"{"version":"1.0"}"#).contains("not a planloop session snapshot"));
+        assert!(refused(r#"[1]"#).contains("not a planloop session snapshot"));
+        assert!(refused(r#"{"format":"planloop.session","version":"2.0"}"#).contains("this planloop reads 1.x"));
+        assert!(refused(r#"{"format":"planloop.session","version":"1.7"}"#).contains("newer planloop"));
+        assert!(refused(r#"{"format":"planloop.session","version":"one"}"#).contains("not \"major.minor\""));
+        assert!(check_header(&json::parse(br#"{"format":"planloop.session","version":"1.0"}"#).unwrap()).is_ok());
+    }
+}

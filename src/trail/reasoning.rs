@@ -1,0 +1,419 @@
+//! The reasoning trail: what the agent planned, did, saw and concluded, one short
+//! tagged line each (seed 004 §5.3), instead of a wall of tool calls.
+//!
+//! `[Plan] 2/4 done · now: search_vault`, `[Act] search_vault("q3 report")`,
+//! `[Obs] search_vault ok: 3 notes`, `[Reflect] The report is in the finance folder.`
+//! The log keeps the last `size` events (rolling, the default) or the whole run (full,
+//! capped at [`FULL_HISTORY_CAP`] so a runaway loop cannot grow it without bound).
+
+use std::collections::VecDeque;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::error::Result;
+use crate::plan::todos::{self, Todo, TodoStatus};
+use crate::text::reflection::extract_reflection;
+use crate::text::{cap, first_line, one_line};
+use crate::validate::input::{Input, Kind};
+
+/// Events kept in `full` mode, at most.
+pub const FULL_HISTORY_CAP: usize = 1000;
+const ARGUMENT_CAP: usize = 60;
+const OBSERVATION_CAP: usize = 100;
+
+/// Arguments that best say what a call does, in order of preference.
+const PRIMARY_ARGUMENTS: [&str; 16] = [
+    "command",
+    "cmd",
+    "query",
+    "q",
+    "url",
+    "path",
+    "file_path",
+    "filePath",
+    "file",
+    "pattern",
+    "title",
+    "name",
+    "id",
+    "text",
+    "content",
+    "message",
+];
+
+/// The kind of a reasoning step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Phase {
+    /// The todo list changed.
+    Plan,
+    /// A tool was called.
+    Act,
+    /// A tool's result came back.
+    Obs,
+    /// The model's own one-sentence reflection.
+    Reflect,
+}
+
+impl Phase {
+    pub fn tag(self) -> &'static str {
+        match self {
+            Phase::Plan => "[Plan]",
+            Phase::Act => "[Act]",
+            Phase::Obs => "[Obs]",
+            Phase::Reflect => "[Reflect]",
+        }
+    }
+}
+
+/// One step of the trail.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ReasoningEvent {
+    pub phase: Phase,
+    /// One short line, without the tag.
+    pub summary: String,
+    pub iteration: u32,
+    /// The `nowMs` it was recorded at.
+    pub timestamp: f64,
+}
+
+impl ReasoningEvent {
+    /// The display line: the phase tag, a space, the summary.
+    pub fn step(&self) -> String {
+        format!("{} {}", self.phase.tag(), self.summary)
+    }
+}
+
+/// How much of the trail to keep.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum HistoryMode {
+    /// The last `size` events.
+    Rolling,
+    /// Every event of the run (up to 1,000).
+    Full,
+}
+
+/// Options of a ReasoningLog.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(deny_unknown_fields)]
+pub struct HistoryOptions {
+    #[serde(default = "default_mode")]
+    pub mode: HistoryMode,
+    /// Events kept in rolling mode.
+    #[serde(default = "default_size")]
+    #[schemars(range(min = 1, max = 1000))]
+    pub size: u32,
+}
+
+fn default_mode() -> HistoryMode {
+    HistoryMode::Rolling
+}
+
+fn default_size() -> u32 {
+    4
+}
+
+impl Default for HistoryOptions {
+    fn default() -> Self {
+        HistoryOptions { mode: default_mode(), size: default_size() }
+    }
+}
+
+/// The JSON Schema of [`HistoryOptions`] (generated; checked by a test).
+pub const HISTORY_OPTIONS_SCHEMA: &str = include_str!("../schemas/history_options.json");
+
+/// The tagged trail of one agent run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[schemars(rename = "ReasoningLogData")]
+pub struct ReasoningLog {
+    pub(crate) options: HistoryOptions,
+    events: VecDeque<ReasoningEvent>,
+}
+
+impl ReasoningLog {
+    pub fn new(options: HistoryOptions) -> Self {
+        ReasoningLog { options, events: VecDeque::new() }
+    }
+
+    /// `[Plan] 2/4 done · now: <id of the todo in progress>` (or `next:` the first pending).
+    pub fn record_plan(&mut self, todos: &[Todo], iteration: u32, now_ms: f64) -> &ReasoningEvent {
+        self.push(Phase::Plan, plan_summary(todos), iteration, now_ms)
+    }
+
+    /// `[Plan] <summary>` for plan changes that are not a todo list (a plan, a step done).
+    pub fn record_plan_note(&mut self, summary: &str, iteration: u32, now_ms: f64) -> &ReasoningEvent {
+        self.push(Phase::Plan, cap(&one_line(summary), OBSERVATION_CAP), iteration, now_ms)
+    }
+
+    /// `[Act] tool("primary argument")`; `args` is the call's arguments, as an object or
+    /// JSON text.
+    pub fn record_act<'a, I: Input<'a>>(
+        &mut self,
+        tool: &str,
+        args: &I,
+        iteration: u32,
+        now_ms: f64,
+    ) -> Result<&ReasoningEvent> {
+        let tool = cap(&one_line(tool), ARGUMENT_CAP);
+        let summary = match (primary_argument(args)?, describe_args(args)?) {
+            (Some(arg), _) => format!("{tool}(\"{}\")", cap(&one_line(&arg), ARGUMENT_CAP)),
+            (None, Some(other)) => format!("{tool}({})", cap(&one_line(&other), ARGUMENT_CAP)),
+            (None, None) => format!("{tool}()"),
+        };
+        Ok(self.push(Phase::Act, summary, iteration, now_ms))
+    }
+
+    /// `[Obs] tool ok: first line of output` or `[Obs] tool failed: …`.
+    pub fn record_obs(
+        &mut self,
+        tool: &str,
+        output: &str,
+        is_error: bool,
+        iteration: u32,
+        now_ms: f64,
+    ) -> &ReasoningEvent {
+        let tool = cap(&one_line(tool), ARGUMENT_CAP);
+        let verdict = if is_error { "failed" } else { "ok" };
+        let line = first_line(output);
+        let summary = if line.is_empty() {
+            format!("{tool} {verdict} (no output)")
+        } else {
+            format!("{tool} {verdict}: {}", cap(&one_line(line), OBSERVATION_CAP))
+        };
+        self.push(Phase::Obs, summary, iteration, now_ms)
+    }
+
+    /// `[Reflect] <first visible sentence>`; nothing when the text has none.
+    pub fn record_reflection(
+        &mut self,
+        text: &str,
+        max_chars: usize,
+        iteration: u32,
+        now_ms: f64,
+    ) -> Option<&ReasoningEvent> {
+        let sentence = extract_reflection(text, max_chars)?;
+        Some(self.push(Phase::Reflect, sentence, iteration, now_ms))
+    }
+
+    fn push(&mut self, phase: Phase, summary: String, iteration: u32, timestamp: f64) -> &ReasoningEvent {
+        let limit = match self.options.mode {
+            HistoryMode::Rolling => self.options.size as usize,
+            HistoryMode::Full => FULL_HISTORY_CAP,
+        };
+        while self.events.len() >= limit.max(1) {
+            self.events.pop_front();
+        }
+        self.events.push_back(ReasoningEvent { phase, summary, iteration, timestamp });
+        self.events.back().unwrap_or_else(|| unreachable!("an event was just pushed"))
+    }
+
+    /// The kept events, oldest first.
+    pub fn events(&self) -> impl Iterator<Item = &ReasoningEvent> {
+        self.events.iter()
+    }
+
+    /// The kept events as display lines, oldest first.
+    pub fn steps(&self) -> Vec<String> {
+        self.events.iter().map(ReasoningEvent::step).collect()
+    }
+
+    pub fn clear(&mut self) {
+        self.events.clear();
+    }
+}
+
+fn plan_summary(todos: &[Todo]) -> String {
+    let (done, total) = todos::progress(todos);
+    if total == 0 {
+        return "no todos".to_owned();
+    }
+    let pointer = match todos::in_progress(todos) {
+        Some(todo) => format!(" · now: {}", todo.id),
+        None => match todos.iter().find(|t| t.status == TodoStatus::Pending) {
+            Some(todo) => format!(" · next: {}", todo.id),
+            None => String::new(),
+        },
+    };
+    format!("{done}/{total} done{pointer}")
+}
+
+/// The argument that best says what a call does: a preferred key, else the first
+/// string-valued one. `args` may be an object or the JSON text of one.
+pub fn primary_argument<'a, I: Input<'a>>(args: &I) -> Result<Option<String>> {
+    if args.kind() == Kind::String {
+        let text = args.text()?.value;
+        return match crate::json::parse(text.as_bytes()) {
+            Ok(document) => primary_argument(&&*document),
+            Err(_) => Ok(None),
+        };
+    }
+    if args.kind() != Kind::Object {
+        return Ok(None);
+    }
+    for key in PRIMARY_ARGUMENTS {
+        if let Some(value) = args.property(key)? {
+            if value.kind() == Kind::String {
+                return Ok(Some(value.text()?.value.into_owned()));
+            }
+        }
+    }
+    for (_, value) in args.entries()? {
+        if value.kind() == Kind::String {
+            return Ok(Some(value.text()?.value.into_owned()));
+        }
+    }
+    Ok(None)
+}
+
+/// What a call does: its primary argument, else its arguments as compact JSON (so
+/// arguments with no string at the top, such as `{"__proto__": {…}}` or `{"ids": [1]}`,
+/// are shown rather than hidden), else text that is not JSON as it is. `None` when there
+/// are no arguments. Callers cut it to their line.
+pub fn describe_args<'a, I: Input<'a>>(args: &I) -> Result<Option<String>> {
+    if args.kind() == Kind::String {
+        let text = args.text()?.value;
+        return match crate::json::parse(text.as_bytes()) {
+            Ok(document) => describe_args(&&*document),
+            // Arguments that are not JSON are shown as they are.
+            Err(_) => Ok((!text.trim().is_empty()).then(|| text.to_string())),
+        };
+    }
+    if let Some(primary) = primary_argument(args)? {
+        return Ok(Some(primary));
+    }
+    let mut out = String::new();
+    write_compact(args, &mut out, PREVIEW_BYTES)?;
+    Ok((!matches!(out.as_str(), "" | "{}" | "[]" | "null")).then_some(out))
+}
+
+/// Bytes of compact JSON written for a preview before it stops (captions cut it shorter).
+const PREVIEW_BYTES: usize = 1024;
+
+/// Writes `value` as compact JSON until `out` holds `budget` bytes. Each level writes at
+/// least one byte, so the budget also bounds the recursion.
+fn write_compact<'a, I: Input<'a>>(value: &I, out: &mut String, budget: usize) -> Result<()> {
+    if out.len() >= budget {
+        return Ok(());
+    }
+    match value.kind() {
+        Kind::Undefined | Kind::Null | Kind::Other => out.push_str("null"),
+        Kind::Boolean => out.push_str(if value.boolean() { "true" } else { "false" }),
+        Kind::Number => out.push_str(&crate::json::text::stringify(&crate::json::value::Value::Number(value.number()))),
+        Kind::String => crate::json::write_string(out, &value.text()?.value),
+        Kind::Array => {
+            out.push('[');
+            for index in 0..value.item_count()? {
+                if out.len() >= budget {
+                    break;
+                }
+                if index > 0 {
+                    out.push(',');
+                }
+                write_compact(&value.item(index)?, out, budget)?;
+            }
+            out.push(']');
+        }
+        Kind::Object => {
+            out.push('{');
+            for (index, (key, item)) in value.entries()?.into_iter().enumerate() {
+                if out.len() >= budget {
+                    break;
+                }
+                if index > 0 {
+                    out.push(',');
+                }
+                crate::json::write_string(out, &key);
+                out.push(':');
+                write_compact(&item, out, budget)?;
+            }
+            out.push('}');
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::value::Value;
+
+    fn todo(id: &str, status: TodoStatus) -> Todo {
+        Todo { id: id.into(), content: format!("do {id}"), status }
+    }
+
+    fn log(mode: HistoryMode, size: u32) -> ReasoningLog {
+        ReasoningLog::new(HistoryOptions { mode, size })
+    }
+
+    #[test]
+    fn plan_steps_count_progress_and_name_the_current_todo() {
+        let mut l = log(HistoryMode::Full, 4);
+        let todos = [
+            todo("a", TodoStatus::Completed),
+            todo("b", TodoStatus::Completed),
+            todo("search_vault", TodoStatus::InProgress),
+            todo("d", TodoStatus::Pending),
+        ];
+        assert_eq!(l.record_plan(&todos, 1, 5.0).step(), "[Plan] 2/4 done · now: search_vault");
+        assert_eq!(l.record_plan(&todos[..2], 2, 6.0).step(), "[Plan] 2/2 done");
+        assert_eq!(l.record_plan(&[todo("x", TodoStatus::Pending)], 3, 7.0).step(), "[Plan] 0/1 done · next: x");
+    }
+
+    #[test]
+    fn act_and_obs_steps_are_one_short_line() {
+        let mut l = log(HistoryMode::Full, 4);
+        let args = Value::Object(vec![("query".into(), Value::String("q3\nreport".into()))]);
+        assert_eq!(l.record_act("search_vault", &&args, 1, 0.0).unwrap().step(), "[Act] search_vault(\"q3 report\")");
+        assert_eq!(l.record_act("list", &&Value::Undefined, 1, 0.0).unwrap().step(), "[Act] list()");
+        assert_eq!(
+            l.record_obs("search_vault", "\n3 notes found\nmore", false, 1, 0.0).step(),
+            "[Obs] search_vault ok: 3 notes found"
+        );
+        assert_eq!(
+            l.record_obs("read", "ENOENT: no such file", true, 1, 0.0).step(),
+            "[Obs] read failed: ENOENT: no such file"
+        );
+        assert_eq!(l.record_obs("touch", "", false, 1, 0.0).step(), "[Obs] touch ok (no output)");
+        let long = l.record_obs("cat", &"y".repeat(500), false, 1, 0.0).summary.chars().count();
+        assert_eq!(long, "cat ok: ".len() + OBSERVATION_CAP);
+    }
+
+    #[test]
+    fn rolling_history_keeps_the_last_events_and_full_keeps_all() {
+        let mut rolling = log(HistoryMode::Rolling, 2);
+        let mut full = log(HistoryMode::Full, 2);
+        for i in 0..5 {
+            rolling.record_obs("t", "", false, i, 0.0);
+            full.record_obs("t", "", false, i, 0.0);
+        }
+        assert_eq!(rolling.events().map(|e| e.iteration).collect::<Vec<_>>(), [3, 4]);
+        assert_eq!(full.events().count(), 5);
+        for i in 0..2000 {
+            full.record_obs("t", "", false, i, 0.0);
+        }
+        assert_eq!(full.events().count(), FULL_HISTORY_CAP);
+    }
+
+    #[test]
+    fn reflections_without_visible_text_record_nothing() {
+        let mut l = log(HistoryMode::Rolling, 4);
+        assert!(l.record_reflection("<think>hidden</think>", 160, 1, 0.0).is_none());
+        assert_eq!(l.record_reflection("Found it. Next.", 160, 1, 0.0).unwrap().step(), "[Reflect] Found it.");
+        assert_eq!(l.steps(), ["[Reflect] Found it."]);
+    }
+
+    #[test]
+    fn the_primary_argument_prefers_telling_keys() {
+        let args = crate::json::parse(br#"{"limit": 5, "flag": "x", "query": "q3 report"}"#).unwrap();
+        assert_eq!(primary_argument(&&*args).unwrap(), Some("q3 report".into()));
+        let other = crate::json::parse(br#"{"limit": 5, "flag": "x"}"#).unwrap();
+        assert_eq!(primary_argument(&&*other).unwrap(), Some("x".into()));
+        let text = Value::String(r#"{"path": "notes/a.md"}"#.into());
+        assert_eq!(primary_argument(&&text).unwrap(), Some("notes/a.md".into()));
+        assert_eq!(primary_argument(&&Value::Number(1.0)).unwrap(), None);
+    }
+}

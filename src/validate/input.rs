@@ -1,0 +1,186 @@
+//! What the validator may ask of a value, with the JS semantics zod relies on.
+//!
+//! The validator reads its input through this trait so that one implementation of the
+//! rules serves two sources: JSON text parsed into a [`Value`] (below) and live JS values
+//! (in the wasm binding), which are read lazily, only where the schema looks. A JS value
+//! is never walked as a whole, so cycles, getters and huge unrelated properties cost
+//! nothing.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use crate::error::Result;
+use crate::json::number::to_number;
+use crate::json::value::Value;
+
+/// The JS type of a value as zod distinguishes them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Undefined,
+    Null,
+    Boolean,
+    Number,
+    String,
+    Array,
+    /// Anything `typeof` calls "object", but arrays and `null`.
+    Object,
+    /// Functions, symbols, bigints: not objects to zod.
+    Other,
+}
+
+/// A string value: its text (lone surrogates replaced by U+FFFD) and whether it had none.
+pub struct Text<'a> {
+    pub value: Cow<'a, str>,
+    pub well_formed: bool,
+}
+
+/// A value the validator can inspect; `'a` is how long the strings it hands out live.
+pub trait Input<'a>: Sized {
+    fn kind(&self) -> Kind;
+    /// zod's name for the value's type in "received …" messages (`NaN`, `Date`, …).
+    fn type_name(&self) -> Result<String>;
+    /// `key in value ? value[key] : absent`, for objects.
+    fn property(&self, key: &str) -> Result<Option<Self>>;
+    /// `Object.keys(value)`, for objects.
+    fn keys(&self) -> Result<Vec<String>>;
+    /// `Object.entries(value)`, for objects: each key once, in `keys` order, with its value.
+    fn entries(&self) -> Result<Vec<(String, Self)>> {
+        let mut entries = Vec::new();
+        for key in self.keys()? {
+            let value = self.property(&key)?.unwrap_or_else(Self::undefined);
+            entries.push((key, value));
+        }
+        Ok(entries)
+    }
+    /// zod's `isPlainObject`, which a record requires: an object (not an array) whose
+    /// `constructor` is absent or not a function, or whose prototype owns `isPrototypeOf`
+    /// (so `{}` and `Object.create(null)`, not a `Map`, a `Date` or a class instance).
+    fn is_plain_object(&self) -> Result<bool>;
+    /// `value.length`, for arrays.
+    fn item_count(&self) -> Result<usize>;
+    /// `value[index]`, for arrays.
+    fn item(&self, index: usize) -> Result<Self>;
+    /// The text, for strings.
+    fn text(&self) -> Result<Text<'a>>;
+    /// The number, for numbers.
+    fn number(&self) -> f64;
+    /// The boolean, for booleans.
+    fn boolean(&self) -> bool;
+    /// `value.length` as a number, the way `value.length <= n` compares in JS (strings
+    /// count code points, as zod measures them); `None` when zod would skip its length
+    /// checks (the value is nullish or has no `length`).
+    fn length(&self) -> Result<Option<f64>>;
+    /// The `undefined` an absent property reads as.
+    fn undefined() -> Self;
+}
+
+static UNDEFINED: Value<'static> = Value::Undefined;
+
+impl<'a> Input<'a> for &'a Value<'a> {
+    fn kind(&self) -> Kind {
+        match self {
+            Value::Undefined => Kind::Undefined,
+            Value::Null => Kind::Null,
+            Value::Bool(_) => Kind::Boolean,
+            Value::Number(_) => Kind::Number,
+            Value::String(_) | Value::IllFormedString(_) => Kind::String,
+            Value::Array(_) => Kind::Array,
+            Value::Object(_) => Kind::Object,
+        }
+    }
+
+    fn type_name(&self) -> Result<String> {
+        Ok(match self {
+            Value::Undefined => "undefined",
+            Value::Null => "null",
+            Value::Bool(_) => "boolean",
+            Value::Number(n) if n.is_nan() => "NaN",
+            Value::Number(n) if *n == f64::INFINITY => "Infinity",
+            Value::Number(n) if *n == f64::NEG_INFINITY => "-Infinity",
+            Value::Number(_) => "number",
+            Value::String(_) | Value::IllFormedString(_) => "string",
+            Value::Array(_) => "array",
+            Value::Object(_) => "object",
+        }
+        .to_owned())
+    }
+
+    fn property(&self, key: &str) -> Result<Option<Self>> {
+        Ok(self.get(key))
+    }
+
+    fn keys(&self) -> Result<Vec<String>> {
+        Ok(self.entries()?.into_iter().map(|(key, _)| key).collect())
+    }
+
+    /// A repeated key stands where it first appeared, with its last value (`JSON.parse`);
+    /// found with a hash map, so that an object of many keys costs linear time.
+    fn entries(&self) -> Result<Vec<(String, Self)>> {
+        let Value::Object(members) = self else { return Ok(Vec::new()) };
+        let mut entries: Vec<(String, Self)> = Vec::with_capacity(members.len());
+        let mut seen: HashMap<&str, usize> = HashMap::with_capacity(members.len());
+        for (key, value) in members {
+            match seen.get(key.as_ref()) {
+                Some(&at) => entries[at].1 = value,
+                None => {
+                    seen.insert(key, entries.len());
+                    entries.push((key.to_string(), value));
+                }
+            }
+        }
+        Ok(entries)
+    }
+
+    fn is_plain_object(&self) -> Result<bool> {
+        Ok(matches!(self, Value::Object(_)))
+    }
+
+    fn item_count(&self) -> Result<usize> {
+        Ok(match self {
+            Value::Array(items) => items.len(),
+            _ => 0,
+        })
+    }
+
+    fn item(&self, index: usize) -> Result<Self> {
+        Ok(match self {
+            Value::Array(items) => items.get(index).unwrap_or(&UNDEFINED),
+            _ => &UNDEFINED,
+        })
+    }
+
+    fn text(&self) -> Result<Text<'a>> {
+        Ok(match self {
+            Value::String(s) => Text { value: Cow::Borrowed(s), well_formed: true },
+            Value::IllFormedString(s) => Text { value: Cow::Borrowed(s), well_formed: false },
+            _ => Text { value: Cow::Borrowed(""), well_formed: true },
+        })
+    }
+
+    fn number(&self) -> f64 {
+        match self {
+            Value::Number(n) => *n,
+            _ => f64::NAN,
+        }
+    }
+
+    fn boolean(&self) -> bool {
+        matches!(self, Value::Bool(true))
+    }
+
+    fn length(&self) -> Result<Option<f64>> {
+        Ok(match self {
+            Value::String(s) | Value::IllFormedString(s) => Some(s.chars().count() as f64),
+            Value::Array(items) => Some(items.len() as f64),
+            Value::Object(_) => match self.get("length") {
+                None | Some(Value::Undefined) => None,
+                Some(length) => Some(to_number(length)),
+            },
+            _ => None,
+        })
+    }
+
+    fn undefined() -> Self {
+        &UNDEFINED
+    }
+}
