@@ -4,19 +4,18 @@
 SHELL := /bin/bash
 # npm's wasm-opt (binaryen >= 116) must come before any Debian wasm-opt 108.
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
-WASM_PACK := wasm-pack build --release --mode no-install --out-name planloop
 
 .PHONY: setup build demo demo-cli test bench clean
 
 setup:
 	@./scripts/setup.sh
 
-# pkg/ is the npm package: the Node build at its root, the browser (ES module) build in pkg/web.
+# pkg/ is the npm package: the Node build at its root, the browser (ES module) build in pkg/web,
+# each over two wasm modules (the primitives, and the session engine loaded on first use).
 # The reference chain runner (www/runner, TypeScript) compiles to target/www; the editor-plugin
 # bundle (one file, wasm inlined, runner included) is pkg/planloop.bundle.js.
 build: setup
-	$(WASM_PACK) --target nodejs --out-dir pkg
-	$(WASM_PACK) --target web --out-dir pkg/web
+	node scripts/build.mjs
 	tsc -p www/tsconfig.json
 	node scripts/package.mjs
 	node scripts/bundle.mjs

@@ -313,3 +313,19 @@ fn object_type(map: &Map<String, Value>, indent: &str) -> String {
     out.push('}');
     out
 }
+
+/// The JS layer calls the binding by number: its table comes from the Rust one.
+#[test]
+fn the_js_operation_table_is_current() {
+    use planloop::wasm::ops::{Op, Status};
+    let table = |name: &str, entries: &[(&str, u32)]| {
+        let lines: Vec<String> = entries.iter().map(|(key, code)| format!("  {key}: {code},")).collect();
+        format!("export const {name} = {{\n{}\n}} as const;\n", lines.join("\n"))
+    };
+    let ts = format!(
+        "// Generated from src/wasm/ops.rs by tests/generated.rs. Do not edit.\n\n/** The operations of src/wasm/ops.rs. */\n{}\n/** What a call's status says to read. */\n{}",
+        table("Op", Op::ALL),
+        table("Status", Status::ALL)
+    );
+    check_or_bless("src/wasm/js/ops.ts", &ts);
+}

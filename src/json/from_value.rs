@@ -7,7 +7,7 @@
 use serde::de::{self, value::StringDeserializer, DeserializeOwned, IntoDeserializer, Visitor};
 
 use crate::error::Error;
-use crate::json::value::Value;
+use crate::json::value::{Host, Value};
 
 /// Moves `value` into a `T`.
 pub fn from_value<T: DeserializeOwned>(value: Value<'_>) -> Result<T, Error> {
@@ -96,6 +96,11 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer<'_> {
                 let members = std::mem::take(members);
                 visitor.visit_map(entries(members))
             }
+            // As JSON carries them: an object's own members, else nothing.
+            Value::Host(host) => match host.as_mut() {
+                Host::Object { own, .. } => visitor.visit_map(entries(std::mem::take(own))),
+                _ => visitor.visit_unit(),
+            },
         }
     }
 

@@ -17,7 +17,7 @@ pub mod value;
 
 use std::borrow::Cow;
 
-use crate::json::value::{dismantle, Document, Value};
+use crate::json::value::{dismantle, Document, Host, Members, Value};
 
 /// Why a text is not JSON, and where (in UTF-16 code units, as JS counts).
 #[derive(Debug, Clone, PartialEq)]
@@ -29,6 +29,18 @@ pub struct JsonError {
 /// Parses a complete JSON text.
 pub fn parse(text: &[u8]) -> Result<Document<'_>, JsonError> {
     Parser::new(text).document().map(Document::new)
+}
+
+/// Parses what the JS layer writes of JS values (`src/wasm/js/encode.ts`): JSON, plus
+/// `undefined`, `NaN`, `Infinity` and `-Infinity`, plus tags for what JSON has no form
+/// for (see [`Host`]): `<f N>` a function of length N, `<s>` a symbol, `<b N>` a bigint
+/// whose `Number()` is N, `<x "text">` a value whose reading threw, `<c>` a value cut
+/// off (too deep, or a cycle), `<a N>` an array of length N too long to list, `<m>` an
+/// object with too many keys (or a value past the number of values read), and
+/// `<o "Type",P>{…}` an object zod names `Type` whose `isPlainObject` is P (0 or 1);
+/// inside an object, `^"key":` marks an inherited enumerable property.
+pub fn parse_host(text: &[u8]) -> Result<Document<'_>, JsonError> {
+    Parser { host: true, ..Parser::new(text) }.document().map(Document::new)
 }
 
 /// Decodes the JSON string literal that `JSON.stringify(text)` makes of a JS string into
@@ -100,7 +112,36 @@ fn wtf8_surrogate(unit: u16) -> [u8; 3] {
 /// A container still open while the parser reads its members.
 enum Open<'a> {
     Array(Vec<Value<'a>>),
-    Object(Vec<(Cow<'a, str>, Value<'a>)>, Cow<'a, str>),
+    Object(Box<OpenObject<'a>>),
+}
+
+/// An object being read: its members so far and the key whose value comes next.
+struct OpenObject<'a> {
+    own: Members<'a>,
+    inherited: Members<'a>,
+    key: Cow<'a, str>,
+    key_inherited: bool,
+    /// A host object's type name and `isPlainObject`, when it has a tag.
+    tag: Option<(Cow<'a, str>, bool)>,
+}
+
+impl<'a> OpenObject<'a> {
+    fn close(&mut self) -> Value<'a> {
+        let (own, inherited) = (std::mem::take(&mut self.own), std::mem::take(&mut self.inherited));
+        match self.tag.take() {
+            None if inherited.is_empty() => Value::Object(own),
+            tag => {
+                let (type_name, plain) = tag.unwrap_or((Cow::Borrowed("object"), true));
+                Value::Host(Box::new(Host::Object { type_name, plain, own, inherited }))
+            }
+        }
+    }
+}
+
+/// What a tag stands for: a value, or the start of a tagged object.
+enum Tagged<'a> {
+    Value(Value<'a>),
+    Object(Cow<'a, str>, bool),
 }
 
 /// The open containers; on an error their contents, however deep, are dropped
@@ -111,7 +152,10 @@ impl Drop for OpenStack<'_> {
     fn drop(&mut self) {
         let values = self.0.drain(..).flat_map(|open| match open {
             Open::Array(items) => items,
-            Open::Object(members, _) => members.into_iter().map(|(_, v)| v).collect(),
+            Open::Object(object) => {
+                let OpenObject { own, inherited, .. } = *object;
+                own.into_iter().chain(inherited).map(|(_, v)| v).collect()
+            }
         });
         dismantle(values.collect());
     }
@@ -130,11 +174,25 @@ pub(crate) struct Parser<'a> {
     /// without checking each one again.
     utf8: Option<&'a str>,
     pos: usize,
+    /// Reading the JS layer's encoding of host values (see [`parse_host`]).
+    host: bool,
 }
 
 impl<'a> Parser<'a> {
     pub(crate) fn new(text: &'a [u8]) -> Self {
-        Parser { text, utf8: std::str::from_utf8(text).ok(), pos: 0 }
+        Parser { text, utf8: std::str::from_utf8(text).ok(), pos: 0, host: false }
+    }
+
+    /// Where the parser is, in bytes.
+    #[inline(always)]
+    pub(crate) fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// The whole text being read.
+    #[inline(always)]
+    pub(crate) fn text(&self) -> &'a [u8] {
+        self.text
     }
 
     #[inline(always)]
@@ -160,14 +218,41 @@ impl<'a> Parser<'a> {
                 }
                 Some(b'{') => {
                     self.pos += 1;
-                    self.skip_whitespace();
-                    if self.eat(b'}') {
-                        Value::Object(Vec::new())
-                    } else {
-                        let key = self.member_key()?;
-                        open.push(Open::Object(Vec::new(), key));
-                        continue 'value;
+                    match self.open_object(None)? {
+                        Some(object) => {
+                            open.push(Open::Object(object));
+                            continue 'value;
+                        }
+                        None => Value::Object(Vec::new()),
                     }
+                }
+                Some(b'<') if self.host => match self.tag()? {
+                    Tagged::Value(value) => value,
+                    Tagged::Object(type_name, plain) => {
+                        self.expect(b'{', "'{' after an object tag")?;
+                        let tag = Some((type_name, plain));
+                        match self.open_object(tag.clone())? {
+                            Some(object) => {
+                                open.push(Open::Object(object));
+                                continue 'value;
+                            }
+                            None => OpenObject {
+                                own: Vec::new(),
+                                inherited: Vec::new(),
+                                key: Cow::Borrowed(""),
+                                key_inherited: false,
+                                tag,
+                            }
+                            .close(),
+                        }
+                    }
+                },
+                Some(b'u') if self.host => self.literal("undefined").map(|_| Value::Undefined)?,
+                Some(b'N') if self.host => self.literal("NaN").map(|_| Value::Number(f64::NAN))?,
+                Some(b'I') if self.host => self.literal("Infinity").map(|_| Value::Number(f64::INFINITY))?,
+                Some(b'-') if self.host && self.text.get(self.pos + 1) == Some(&b'I') => {
+                    self.pos += 1;
+                    self.literal("Infinity").map(|_| Value::Number(f64::NEG_INFINITY))?
                 }
                 Some(b'"') => {
                     self.pos += 1;
@@ -204,19 +289,23 @@ impl<'a> Parser<'a> {
                             _ => return Err(self.unexpected("',' or ']' after an array element")),
                         }
                     }
-                    Some(Open::Object(members, key)) => {
-                        members.push((std::mem::take(key), value));
+                    Some(Open::Object(object)) => {
+                        let key = std::mem::take(&mut object.key);
+                        match object.key_inherited {
+                            true => object.inherited.push((key, value)),
+                            false => object.own.push((key, value)),
+                        }
                         self.skip_whitespace();
                         match self.peek() {
                             Some(b',') => {
                                 self.pos += 1;
                                 self.skip_whitespace();
-                                *key = self.member_key()?;
+                                (object.key, object.key_inherited) = self.any_member_key()?;
                                 continue 'value;
                             }
                             Some(b'}') => {
                                 self.pos += 1;
-                                value = Value::Object(std::mem::take(members));
+                                value = object.close();
                                 open.pop();
                             }
                             _ => return Err(self.unexpected("',' or '}' after a property value")),
@@ -275,6 +364,73 @@ impl<'a> Parser<'a> {
                 }
                 open.pop();
             }
+        }
+    }
+
+    /// After an object's `{`: `None` for an empty object, else the object open at its
+    /// first member's value.
+    fn open_object(&mut self, tag: Option<(Cow<'a, str>, bool)>) -> Result<Option<Box<OpenObject<'a>>>, JsonError> {
+        self.skip_whitespace();
+        if self.eat(b'}') {
+            return Ok(None);
+        }
+        let (key, key_inherited) = self.any_member_key()?;
+        Ok(Some(Box::new(OpenObject { own: Vec::new(), inherited: Vec::new(), key, key_inherited, tag })))
+    }
+
+    /// A member key, and whether it is marked inherited (`^"key":`, host values only).
+    fn any_member_key(&mut self) -> Result<(Cow<'a, str>, bool), JsonError> {
+        let inherited = self.host && self.eat(b'^');
+        Ok((self.member_key()?, inherited))
+    }
+
+    /// A tag after its `<` (see [`parse_host`]).
+    fn tag(&mut self) -> Result<Tagged<'a>, JsonError> {
+        self.pos += 1;
+        let kind = self.peek();
+        self.pos += 1;
+        let tagged = match kind {
+            Some(b'f') => Tagged::Value(Value::Host(Box::new(Host::Function(self.tag_number()?)))),
+            Some(b's') => Tagged::Value(Value::Host(Box::new(Host::Symbol))),
+            Some(b'b') => Tagged::Value(Value::Host(Box::new(Host::BigInt(self.tag_number()?)))),
+            Some(b'c') => Tagged::Value(Value::Host(Box::new(Host::Cut))),
+            Some(b'a') => Tagged::Value(Value::Host(Box::new(Host::LongArray(self.tag_number()?)))),
+            Some(b'm') => Tagged::Value(Value::Host(Box::new(Host::Many))),
+            Some(b'x') => {
+                self.expect(b'"', "a string in a thrown tag")?;
+                let text = match self.string_body()? {
+                    Decoded::Utf8(s) => Cow::Borrowed(s),
+                    Decoded::Units(units) => Cow::Owned(String::from_utf16_lossy(&units)),
+                };
+                Tagged::Value(Value::Host(Box::new(Host::Thrown(text))))
+            }
+            Some(b'o') => {
+                self.expect(b'"', "a type name in an object tag")?;
+                let type_name = match self.string_body()? {
+                    Decoded::Utf8(s) => Cow::Borrowed(s),
+                    Decoded::Units(units) => Cow::Owned(String::from_utf16_lossy(&units)),
+                };
+                self.expect(b',', "',' in an object tag")?;
+                let plain = match self.peek() {
+                    Some(b'0') => false,
+                    Some(b'1') => true,
+                    _ => return Err(self.unexpected("0 or 1 in an object tag")),
+                };
+                self.pos += 1;
+                Tagged::Object(type_name, plain)
+            }
+            _ => return Err(self.unexpected("a tag letter after '<'")),
+        };
+        self.expect(b'>', "'>' to close a tag")?;
+        Ok(tagged)
+    }
+
+    /// A number inside a tag (`Infinity` and `NaN` included).
+    fn tag_number(&mut self) -> Result<f64, JsonError> {
+        match self.peek() {
+            Some(b'N') => self.literal("NaN").map(|_| f64::NAN),
+            Some(b'I') => self.literal("Infinity").map(|_| f64::INFINITY),
+            _ => self.number(),
         }
     }
 

@@ -4,7 +4,7 @@
 //! string or an array, so `{"todos": {"length": "9"}}` is "too big" to zod. To answer as
 //! zod does on such input, planloop needs the number JS would compare.
 
-use crate::json::value::Value;
+use crate::json::value::{Host, Value};
 
 /// `Number(value)` as JS computes it.
 pub fn to_number(value: &Value<'_>) -> f64 {
@@ -18,6 +18,10 @@ pub fn to_number(value: &Value<'_>) -> f64 {
             Value::String(s) => string_to_number(s),
             Value::IllFormedString(_) => f64::NAN,
             Value::Object(_) => f64::NAN, // "[object Object]"
+            Value::Host(host) => match host.as_ref() {
+                Host::BigInt(n) => *n,
+                _ => f64::NAN,
+            },
             // An array becomes its `join(",")`: empty is "", two or more items hold a comma.
             Value::Array(items) => match items.as_slice() {
                 [] => 0.0,

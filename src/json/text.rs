@@ -5,7 +5,7 @@
 //! and lets V8's fastest object builder do the rest. Recursion is bounded: only planloop's
 //! own values, as deep as their types or schemas, are written.
 
-use crate::json::value::Value;
+use crate::json::value::{Host, Members, Value};
 use crate::json::write_string;
 
 const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
@@ -27,6 +27,14 @@ pub fn exact(value: &Value<'_>) -> Option<String> {
 
 /// Writes `value`; false when `exact` and an `undefined` was met.
 fn write_into(out: &mut String, value: &Value<'_>, exact: bool) -> bool {
+    let value = match value {
+        // As JSON.stringify writes them: an object's own members, else nothing.
+        Value::Host(host) => match host.as_ref() {
+            Host::Object { own, .. } => return write_members(out, own, exact),
+            _ => &Value::Undefined,
+        },
+        value => value,
+    };
     match value {
         Value::Undefined if exact => return false,
         Value::Undefined | Value::Null => out.push_str("null"),
@@ -50,26 +58,32 @@ fn write_into(out: &mut String, value: &Value<'_>, exact: bool) -> bool {
             }
             out.push(']');
         }
-        Value::Object(members) => {
-            out.push('{');
-            let mut first = true;
-            for (key, item) in members {
-                if matches!(item, Value::Undefined) && !exact {
-                    continue;
-                }
-                if !first {
-                    out.push(',');
-                }
-                first = false;
-                write_string(out, key);
-                out.push(':');
-                if !write_into(out, item, exact) {
-                    return false;
-                }
-            }
-            out.push('}');
+        Value::Object(members) => return write_members(out, members, exact),
+        Value::Host(_) => {}
+    }
+    true
+}
+
+fn write_members(out: &mut String, members: &Members<'_>, exact: bool) -> bool {
+    out.push('{');
+    let mut first = true;
+    for (key, item) in members {
+        let absent = matches!(item, Value::Undefined)
+            || matches!(item, Value::Host(host) if !matches!(host.as_ref(), Host::Object { .. }));
+        if absent && !exact {
+            continue;
+        }
+        if !first {
+            out.push(',');
+        }
+        first = false;
+        write_string(out, key);
+        out.push(':');
+        if !write_into(out, item, exact) {
+            return false;
         }
     }
+    out.push('}');
     true
 }
 

@@ -25,6 +25,39 @@ pub enum Value<'a> {
     Array(Vec<Value<'a>>),
     /// Members in source order; a repeated key keeps every occurrence, the last one wins.
     Object(Vec<(Cow<'a, str>, Value<'a>)>),
+    /// A JS value JSON has no form for, as the JS layer describes it.
+    Host(Box<Host<'a>>),
+}
+
+/// Object members in source order.
+pub type Members<'a> = Vec<(Cow<'a, str>, Value<'a>)>;
+
+/// What the JS layer tells of a JS value that JSON cannot carry (see
+/// `src/wasm/js/encode.ts`), so that validation answers as it would on the value itself.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Host<'a> {
+    /// An object zod names by its constructor (`Date`, a class instance), or one that
+    /// zod's `isPlainObject` refuses, or one with inherited enumerable properties.
+    Object {
+        type_name: Cow<'a, str>,
+        plain: bool,
+        own: Members<'a>,
+        inherited: Members<'a>,
+    },
+    /// A function, with its `length`.
+    Function(f64),
+    Symbol,
+    /// A bigint, with its `Number(value)`.
+    BigInt(f64),
+    /// Reading the value threw (a getter, a proxy trap): what was thrown, as text.
+    Thrown(Cow<'a, str>),
+    /// Deeper than the JS layer reads, or a reference back to an ancestor.
+    Cut,
+    /// An array longer than the JS layer lists, with its `length`.
+    LongArray(f64),
+    /// An object with more keys than the JS layer lists, or a value past the number of
+    /// values it reads in all.
+    Many,
 }
 
 impl<'a> Value<'a> {
@@ -61,9 +94,22 @@ impl<'a> Value<'a> {
             Value::String(s) => Value::String(Cow::Owned(s.into_owned())),
             Value::IllFormedString(s) => Value::IllFormedString(Cow::Owned(s.into_owned())),
             Value::Array(items) => Value::Array(items.into_iter().map(Value::into_owned).collect()),
-            Value::Object(members) => {
-                Value::Object(members.into_iter().map(|(k, v)| (Cow::Owned(k.into_owned()), v.into_owned())).collect())
-            }
+            Value::Object(members) => Value::Object(owned_members(members)),
+            Value::Host(host) => Value::Host(Box::new(match *host {
+                Host::Object { type_name, plain, own, inherited } => Host::Object {
+                    type_name: Cow::Owned(type_name.into_owned()),
+                    plain,
+                    own: owned_members(own),
+                    inherited: owned_members(inherited),
+                },
+                Host::Thrown(text) => Host::Thrown(Cow::Owned(text.into_owned())),
+                Host::Function(length) => Host::Function(length),
+                Host::Symbol => Host::Symbol,
+                Host::BigInt(n) => Host::BigInt(n),
+                Host::Cut => Host::Cut,
+                Host::LongArray(length) => Host::LongArray(length),
+                Host::Many => Host::Many,
+            })),
         }
     }
 
@@ -81,6 +127,11 @@ impl<'a> Value<'a> {
     pub fn into_json(self) -> Option<Value<'static>> {
         Some(match self {
             Value::Undefined => return None,
+            // What JSON.stringify writes of them: an object's own members, else nothing.
+            Value::Host(host) => match *host {
+                Host::Object { own, .. } => return Value::Object(own).into_json(),
+                _ => return None,
+            },
             Value::Null => Value::Null,
             Value::Bool(b) => Value::Bool(b),
             Value::Number(n) if !n.is_finite() => Value::Null,
@@ -117,14 +168,21 @@ impl<'a> Value<'a> {
 pub fn deeper_than(value: &Value<'_>, limit: usize) -> bool {
     let mut pending: Vec<(&Value<'_>, usize)> = vec![(value, 0)];
     while let Some((value, depth)) = pending.pop() {
-        let container = matches!(value, Value::Array(_) | Value::Object(_));
+        let members = match value {
+            Value::Object(members) => Some(members.iter().chain(&[])),
+            Value::Host(host) => match host.as_ref() {
+                Host::Object { own, inherited, .. } => Some(own.iter().chain(inherited)),
+                _ => None,
+            },
+            _ => None,
+        };
+        let container = members.is_some() || matches!(value, Value::Array(_));
         if container && depth == limit {
             return true;
         }
         match value {
             Value::Array(items) => pending.extend(items.iter().map(|item| (item, depth + 1))),
-            Value::Object(members) => pending.extend(members.iter().map(|(_, item)| (item, depth + 1))),
-            _ => {}
+            _ => pending.extend(members.into_iter().flatten().map(|(_, item)| (item, depth + 1))),
         }
     }
     false
@@ -169,6 +227,11 @@ pub fn dismantle(mut pending: Vec<Value<'_>>) {
         match &mut value {
             Value::Array(items) => pending.append(items),
             Value::Object(members) => pending.extend(members.drain(..).map(|(_, v)| v)),
+            Value::Host(host) => {
+                if let Host::Object { own, inherited, .. } = host.as_mut() {
+                    pending.extend(own.drain(..).chain(inherited.drain(..)).map(|(_, v)| v));
+                }
+            }
             _ => {}
         }
     }
@@ -264,11 +327,17 @@ impl schemars::JsonSchema for Value<'_> {
 /// planloop's own values, as deep as their types or schemas, are serialized.
 impl serde::Serialize for Value<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::{SerializeMap, SerializeSeq};
+        use serde::ser::SerializeSeq;
         match self {
             Value::Undefined => serializer.serialize_unit(),
             Value::Null => serializer.serialize_none(),
             Value::Bool(b) => serializer.serialize_bool(*b),
+            // A whole number is written as one (`1`, not `1.0`), as JSON.stringify writes it.
+            Value::Number(n)
+                if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 && !(*n == 0.0 && n.is_sign_negative()) =>
+            {
+                serializer.serialize_i64(*n as i64)
+            }
             Value::Number(n) => serializer.serialize_f64(*n),
             Value::String(s) | Value::IllFormedString(s) => serializer.serialize_str(s),
             Value::Array(items) => {
@@ -278,15 +347,27 @@ impl serde::Serialize for Value<'_> {
                 }
                 seq.end()
             }
-            Value::Object(members) => {
-                let mut map = serializer.serialize_map(Some(members.len()))?;
-                for (key, value) in members {
-                    map.serialize_entry(key, value)?;
-                }
-                map.end()
-            }
+            Value::Object(members) => serialize_members(members, serializer),
+            // As JSON.stringify writes them: an object's own members, else nothing.
+            Value::Host(host) => match host.as_ref() {
+                Host::Object { own, .. } => serialize_members(own, serializer),
+                _ => serializer.serialize_unit(),
+            },
         }
     }
+}
+
+fn serialize_members<S: serde::Serializer>(members: &Members<'_>, serializer: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut map = serializer.serialize_map(Some(members.len()))?;
+    for (key, value) in members {
+        map.serialize_entry(key, value)?;
+    }
+    map.end()
+}
+
+fn owned_members(members: Members<'_>) -> Members<'static> {
+    members.into_iter().map(|(k, v)| (Cow::Owned(k.into_owned()), v.into_owned())).collect()
 }
 
 #[cfg(test)]

@@ -146,7 +146,7 @@ impl PlannerState {
         if let Some(refusal) = self.guard.refusal() {
             return Ok(self.refused(refusal));
         }
-        let args = match todos::validate(args)?.into_args()? {
+        let args = match todos::parse(args)? {
             Ok(args) => args,
             Err(issues) => return Ok(invalid(issues)),
         };

@@ -4,6 +4,7 @@
 //! merge logic and a state is always one the model wrote. The limits keep a plan small
 //! enough to stay in every prompt: at most 8 todos, short ids and texts.
 
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use schemars::JsonSchema;
@@ -15,6 +16,7 @@ use crate::error::Result;
 use crate::json::value::Value;
 use crate::validate::input::Input;
 use crate::validate::schema::{self, Schema};
+use crate::validate::write_todos::{self, Field, Found, FoundTodo, Span, STATUSES};
 
 /// Where a todo stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -23,6 +25,17 @@ pub enum TodoStatus {
     Pending,
     InProgress,
     Completed,
+}
+
+impl TodoStatus {
+    /// The status at `index` of the schema's list ([`STATUSES`]).
+    pub fn from_index(index: u8) -> TodoStatus {
+        match index {
+            0 => TodoStatus::Pending,
+            1 => TodoStatus::InProgress,
+            _ => TodoStatus::Completed,
+        }
+    }
 }
 
 /// One checklist item.
@@ -158,9 +171,11 @@ fn compiled() -> Result<&'static Schema> {
     SCHEMA.get_or_init(|| schema::compile(WRITE_TODOS_SCHEMA)).as_ref().map_err(Clone::clone)
 }
 
-/// Tool-call arguments as a host holds them: the raw JSON text of the call, or a value.
+/// Tool-call arguments as a host holds them: the raw JSON text of the call, the JS
+/// layer's encoding of a JS value (see `json::parse_host`), or a value.
 pub enum Args<'a, I> {
     Text(&'a [u8]),
+    Host(&'a [u8]),
     Value(I),
 }
 
@@ -169,18 +184,88 @@ pub enum Args<'a, I> {
 /// JSON.
 pub fn validate<'a, I: Input<'a>>(args: Args<'a, I>) -> Result<WriteTodosValidation<'a>> {
     let schema = compiled()?;
-    let text = match args {
+    let (text, host) = match args {
         Args::Value(value) => return Ok(WriteTodosValidation::from_outcome(schema::validate(schema, value)?)),
-        Args::Text(text) => text,
+        Args::Text(text) => (text, false),
+        Args::Host(text) => (text, true),
     };
-    if let Some(data) = crate::validate::one_pass::validate(schema, text) {
-        return Ok(WriteTodosValidation::Success { success: Flag, data });
+    if let Some(found) = write_todos::read(text, host) {
+        return Ok(WriteTodosValidation::Success { success: Flag, data: found_value(text, &found) });
     }
-    let outcome = match crate::json::parse(text) {
+    let parsed = match host {
+        true => crate::json::parse_host(text),
+        false => crate::json::parse(text),
+    };
+    let outcome = match parsed {
         Ok(tree) => schema::validate(schema, &*tree)?,
         Err(e) => Err(vec![Issue::invalid_json(&e.message, e.position)]),
     };
     Ok(WriteTodosValidation::from_outcome(outcome))
+}
+
+/// The typed arguments, or zod's issues: [`validate`], without building a value when the
+/// arguments are plainly valid text.
+pub fn parse<'a, I: Input<'a>>(args: Args<'a, I>) -> Result<std::result::Result<WriteTodos, Vec<Issue>>> {
+    match args {
+        Args::Text(text) | Args::Host(text) => match write_todos::read(text, matches!(args, Args::Host(_))) {
+            Some(found) => Ok(Ok(from_found(text, &found))),
+            None => validate(args)?.into_args(),
+        },
+        Args::Value(_) => validate(args)?.into_args(),
+    }
+}
+
+/// The arguments the one-pass reader found valid in `text`.
+pub fn from_found(text: &[u8], found: &Found) -> WriteTodos {
+    let string = |span: &Span| decode(text, span).into_owned();
+    let field = |field: &Field| match field {
+        Field::Text(span) => Some(string(span)),
+        Field::Absent | Field::Undefined => None,
+    };
+    WriteTodos {
+        todos: found
+            .todos
+            .iter()
+            .map(|t| Todo { id: string(&t.id), content: string(&t.content), status: TodoStatus::from_index(t.status) })
+            .collect(),
+        focus: field(&found.focus),
+        note: field(&found.note),
+    }
+}
+
+/// The validated data of arguments the one-pass reader found valid, as zod returns it.
+fn found_value<'a>(text: &'a [u8], found: &Found) -> Value<'a> {
+    let todo = |t: &FoundTodo| {
+        Value::Object(vec![
+            (Cow::Borrowed("id"), Value::String(decode(text, &t.id))),
+            (Cow::Borrowed("content"), Value::String(decode(text, &t.content))),
+            (Cow::Borrowed("status"), Value::String(Cow::Borrowed(STATUSES[t.status as usize]))),
+        ])
+    };
+    let mut members = vec![(Cow::Borrowed("todos"), Value::Array(found.todos.iter().map(todo).collect()))];
+    for (key, field) in [("focus", found.focus), ("note", found.note)] {
+        match field {
+            Field::Absent => {}
+            Field::Undefined => members.push((Cow::Borrowed(key), Value::Undefined)),
+            Field::Text(span) => members.push((Cow::Borrowed(key), Value::String(decode(text, &span)))),
+        }
+    }
+    Value::Object(members)
+}
+
+/// A string the reader found: a slice of the text, or its escapes decoded.
+fn decode<'a>(text: &'a [u8], span: &Span) -> Cow<'a, str> {
+    let (start, end) = (span.start as usize, span.end as usize);
+    match span.escaped {
+        false => String::from_utf8_lossy(&text[start..end]),
+        true => match crate::json::parse(&text[start - 1..end + 1]) {
+            Ok(document) => match document.into_shallow() {
+                Value::String(s) => Cow::Owned(s.into_owned()),
+                _ => Cow::Borrowed(""),
+            },
+            Err(_) => Cow::Borrowed(""),
+        },
+    }
 }
 
 /// How far the list has come: `(completed, total)`.

@@ -9,9 +9,9 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::json::number::to_number;
-use crate::json::value::Value;
+use crate::json::value::{Host, Members, Value};
 
 /// The JS type of a value as zod distinguishes them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,6 +72,18 @@ pub trait Input<'a>: Sized {
     fn length(&self) -> Result<Option<f64>>;
     /// The `undefined` an absent property reads as.
     fn undefined() -> Self;
+    /// What the JS layer did not read of a host value: too deep (or a cycle), or too
+    /// many values. `None` for a value read whole.
+    fn unread(&self) -> Option<Unread> {
+        None
+    }
+}
+
+/// Why part of a host value was not read (see [`Input::unread`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unread {
+    Deep,
+    Many,
 }
 
 static UNDEFINED: Value<'static> = Value::Undefined;
@@ -86,6 +98,13 @@ impl<'a> Input<'a> for &'a Value<'a> {
             Value::String(_) | Value::IllFormedString(_) => Kind::String,
             Value::Array(_) => Kind::Array,
             Value::Object(_) => Kind::Object,
+            Value::Host(host) => match host.as_ref() {
+                Host::Object { .. } => Kind::Object,
+                Host::LongArray(_) => Kind::Array,
+                Host::Function(_) | Host::Symbol | Host::BigInt(_) | Host::Thrown(_) | Host::Cut | Host::Many => {
+                    Kind::Other
+                }
+            },
         }
     }
 
@@ -101,52 +120,63 @@ impl<'a> Input<'a> for &'a Value<'a> {
             Value::String(_) | Value::IllFormedString(_) => "string",
             Value::Array(_) => "array",
             Value::Object(_) => "object",
+            Value::Host(host) => match host.as_ref() {
+                Host::Object { type_name, .. } => return Ok(type_name.to_string()),
+                Host::LongArray(_) => "array",
+                Host::Function(_) => "function",
+                Host::Symbol => "symbol",
+                Host::BigInt(_) => "bigint",
+                Host::Thrown(thrown) => return Err(Error::host_exception(thrown.to_string())),
+                Host::Cut | Host::Many => "object",
+            },
         }
         .to_owned())
     }
 
     fn property(&self, key: &str) -> Result<Option<Self>> {
-        Ok(self.get(key))
+        let found = match self {
+            Value::Host(host) => match host.as_ref() {
+                Host::Object { own, inherited, .. } => last(own, key).or_else(|| last(inherited, key)),
+                _ => None,
+            },
+            value => value.get(key),
+        };
+        found.map(read).transpose()
     }
 
     fn keys(&self) -> Result<Vec<String>> {
-        Ok(self.entries()?.into_iter().map(|(key, _)| key).collect())
+        Ok(unique(self).into_iter().map(|(key, _)| key.to_string()).collect())
     }
 
-    /// A repeated key stands where it first appeared, with its last value (`JSON.parse`);
-    /// found with a hash map, so that an object of many keys costs linear time.
+    /// A repeated key stands where it first appeared, with its last value (`JSON.parse`).
     fn entries(&self) -> Result<Vec<(String, Self)>> {
-        let Value::Object(members) = self else { return Ok(Vec::new()) };
-        let mut entries: Vec<(String, Self)> = Vec::with_capacity(members.len());
-        let mut seen: HashMap<&str, usize> = HashMap::with_capacity(members.len());
-        for (key, value) in members {
-            match seen.get(key.as_ref()) {
-                Some(&at) => entries[at].1 = value,
-                None => {
-                    seen.insert(key, entries.len());
-                    entries.push((key.to_string(), value));
-                }
-            }
-        }
-        Ok(entries)
+        unique(self).into_iter().map(|(key, value)| Ok((key.to_string(), read(value)?))).collect()
     }
 
     fn is_plain_object(&self) -> Result<bool> {
-        Ok(matches!(self, Value::Object(_)))
+        Ok(match self {
+            Value::Object(_) => true,
+            Value::Host(host) => matches!(host.as_ref(), Host::Object { plain: true, .. }),
+            _ => false,
+        })
     }
 
     fn item_count(&self) -> Result<usize> {
         Ok(match self {
             Value::Array(items) => items.len(),
+            Value::Host(host) => match host.as_ref() {
+                Host::LongArray(length) => *length as usize,
+                _ => 0,
+            },
             _ => 0,
         })
     }
 
     fn item(&self, index: usize) -> Result<Self> {
-        Ok(match self {
-            Value::Array(items) => items.get(index).unwrap_or(&UNDEFINED),
-            _ => &UNDEFINED,
-        })
+        match self {
+            Value::Array(items) => read(items.get(index).unwrap_or(&UNDEFINED)),
+            _ => Ok(&UNDEFINED),
+        }
     }
 
     fn text(&self) -> Result<Text<'a>> {
@@ -172,9 +202,13 @@ impl<'a> Input<'a> for &'a Value<'a> {
         Ok(match self {
             Value::String(s) | Value::IllFormedString(s) => Some(s.chars().count() as f64),
             Value::Array(items) => Some(items.len() as f64),
-            Value::Object(_) => match self.get("length") {
-                None | Some(Value::Undefined) => None,
-                Some(length) => Some(to_number(length)),
+            Value::Object(_) => self.property("length")?.filter(|l| !matches!(l, Value::Undefined)).map(to_number),
+            Value::Host(host) => match host.as_ref() {
+                Host::Object { .. } => {
+                    self.property("length")?.filter(|l| !matches!(l, Value::Undefined)).map(to_number)
+                }
+                Host::LongArray(length) | Host::Function(length) => Some(*length),
+                _ => None,
             },
             _ => None,
         })
@@ -183,4 +217,55 @@ impl<'a> Input<'a> for &'a Value<'a> {
     fn undefined() -> Self {
         &UNDEFINED
     }
+
+    fn unread(&self) -> Option<Unread> {
+        match self {
+            Value::Host(host) => match host.as_ref() {
+                Host::Cut => Some(Unread::Deep),
+                Host::Many => Some(Unread::Many),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+/// A value as read from its container: reading one that threw is a `host_exception`.
+fn read<'a>(value: &'a Value<'a>) -> Result<&'a Value<'a>> {
+    match value {
+        Value::Host(host) => match host.as_ref() {
+            Host::Thrown(thrown) => Err(Error::host_exception(thrown.to_string())),
+            _ => Ok(value),
+        },
+        value => Ok(value),
+    }
+}
+
+fn last<'v, 'a>(members: &'v Members<'a>, key: &str) -> Option<&'v Value<'a>> {
+    members.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v)
+}
+
+/// An object's own members, each key once where it first stood with its last value,
+/// found with a hash map so that an object of many keys costs linear time.
+fn unique<'v, 'a>(value: &'v Value<'a>) -> Vec<(&'v str, &'v Value<'a>)> {
+    let members = match value {
+        Value::Object(members) => members,
+        Value::Host(host) => match host.as_ref() {
+            Host::Object { own, .. } => own,
+            _ => return Vec::new(),
+        },
+        _ => return Vec::new(),
+    };
+    let mut entries: Vec<(&str, &Value<'a>)> = Vec::with_capacity(members.len());
+    let mut seen: HashMap<&str, usize> = HashMap::with_capacity(members.len());
+    for (key, value) in members {
+        match seen.get(key.as_ref()) {
+            Some(&at) => entries[at].1 = value,
+            None => {
+                seen.insert(key, entries.len());
+                entries.push((key, value));
+            }
+        }
+    }
+    entries
 }

@@ -4,5 +4,5 @@
 
 pub mod args;
 pub mod input;
-pub(crate) mod one_pass;
 pub mod schema;
+pub mod write_todos;

@@ -16,7 +16,7 @@ use crate::error::issue::{Expected, Issue, Origin, PathSegment};
 use crate::error::{Error, Result};
 use crate::json;
 use crate::json::value::Value;
-use crate::validate::input::{Input, Kind};
+use crate::validate::input::{Input, Kind, Unread};
 
 /// A compiled schema.
 #[derive(Debug)]
@@ -380,9 +380,11 @@ impl<'s> Run<'s> {
     /// A copy of any value, bounded in depth and size (an `args` object from a model).
     fn any<'a, I: Input<'a>>(&mut self, input: &I, depth: usize, nodes: &mut usize) -> Result<Parsed<'s>> {
         *nodes += 1;
-        if depth > ANY_MAX_DEPTH || *nodes > ANY_MAX_NODES {
-            let (limit, what) =
-                if depth > ANY_MAX_DEPTH { (ANY_MAX_DEPTH, "levels") } else { (ANY_MAX_NODES, "values") };
+        let unread = input.unread();
+        let deep = depth > ANY_MAX_DEPTH || unread == Some(Unread::Deep);
+        let many = unread == Some(Unread::Many) || (input.kind() == Kind::Array && input.item_count()? > ANY_MAX_NODES);
+        if deep || *nodes > ANY_MAX_NODES || many {
+            let (limit, what) = if deep { (ANY_MAX_DEPTH, "levels") } else { (ANY_MAX_NODES, "values") };
             self.issues.push(
                 Issue::too_big(Origin::Unknown, limit as f64, &self.here())
                     .with_message(&format!("Too big: expected a value of at most {limit} {what}")),

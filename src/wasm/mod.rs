@@ -1,15 +1,31 @@
-//! The JS binding: classes and functions exported to JS. Each one converts its
-//! arguments, calls the core, and converts the result; nothing else happens here.
+//! The binding: what the JS layer (`src/wasm/js/`) calls.
+//!
+//! The boundary is the hot path, so it is crossed once each way per call. The JS layer
+//! writes a call's arguments into the input buffer as UTF-8 with one `encodeInto`: raw
+//! JSON text for a tool call's arguments, otherwise one array of the arguments in its
+//! encoding of JS values (JSON plus `undefined`, `NaN`, tags; see `json::parse_host`).
+//! [`pl_call`] runs the operation and returns a [`ops::Status`] saying what to read: JSON
+//! text for `JSON.parse` (every object planloop returns is built that way, so each key
+//! is an own property), a few numbers, or an error. Nothing here decides anything.
+//!
+//! Two modules are built from this crate: the primitives (feature `core`) and the
+//! session engine (feature `session`); a page that only validates loads only the first.
 
-pub mod api;
-mod convert;
-mod js_input;
-pub mod planner;
-pub mod reasoning;
-pub mod review;
-pub mod session;
+mod args;
+#[cfg(feature = "core")]
+mod core;
+mod io;
+pub mod ops;
+#[cfg(feature = "session")]
+mod session;
+mod slab;
 
 use wasm_bindgen::prelude::*;
+
+pub use io::{pl_header, pl_input};
+
+use crate::error::Error;
+use ops::{Op, Status};
 
 /// Installs the panic hook when the module starts, so a planloop bug reaches the console
 /// with its message rather than as a bare `unreachable`.
@@ -18,7 +34,46 @@ fn start() {
     console_error_panic_hook::set_once();
 }
 
-/// The TypeScript types of every value planloop takes or returns, generated from the
-/// Rust types (see `tests/generated.rs`).
-#[wasm_bindgen(typescript_custom_section)]
-const TYPES: &str = include_str!("types.d.ts");
+/// Runs operation `op` (on the instance `handle`, for methods) with the first `len` bytes
+/// of the input buffer; `number` carries a call's time when its arguments are raw text.
+#[wasm_bindgen]
+pub fn pl_call(op: u32, handle: u32, len: usize, number: f64) -> u32 {
+    let result = io::with_input(len, |input| match Op::from_code(op) {
+        Some(op) => dispatch(op, handle, input, number),
+        None => Err(Error::internal("an unknown operation")),
+    });
+    match result {
+        Ok(status) => status as u32,
+        Err(error) => {
+            write_error(&error);
+            Status::Error as u32
+        }
+    }
+}
+
+fn dispatch(op: Op, handle: u32, input: &[u8], number: f64) -> Result<Status, Error> {
+    let _ = (handle, input, number);
+    #[cfg(feature = "core")]
+    if let Some(result) = core::call(op, handle, input, number) {
+        return result;
+    }
+    #[cfg(feature = "session")]
+    if let Some(result) = session::call(op, handle, input) {
+        return result;
+    }
+    Err(Error::internal(&format!("{op:?} is not in this module")))
+}
+
+/// An error as `{code, message, data}`, for the JS layer's `PlanloopError`.
+fn write_error(error: &Error) {
+    #[derive(serde::Serialize)]
+    struct Thrown<'e> {
+        code: crate::error::ErrorCode,
+        message: &'e str,
+        data: &'e crate::error::ErrorData,
+    }
+    let thrown = Thrown { code: error.code, message: &error.message, data: &error.data };
+    if io::set_json(&thrown).is_err() {
+        io::set_text(br#"{"code":"internal","message":"planloop could not write an error","data":{}}"#);
+    }
+}

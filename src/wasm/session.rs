@@ -1,172 +1,105 @@
-//! `Session` for JS.
+//! The loop controller for JS: `Session`, `PlanReviewStore` and `composePrompt`. Each
+//! call converts its arguments, calls the core, and converts the result.
 
-use wasm_bindgen::prelude::*;
+use std::cell::RefCell;
 
-use super::convert::{json_text_of, object, options, string, time, to_js, Throw};
-use crate::prompts::compose::PROMPT_PARTS_SCHEMA;
+use super::args::Args;
+use super::io::{json, number};
+use super::ops::{Op, Status};
+use super::slab::{self, Slab};
+use crate::error::Result;
+use crate::json::value::Value;
+use crate::plan::tools;
+use crate::prompts::compose::{compose, COMPOSE_INPUT_SCHEMA, PROMPT_PARTS_SCHEMA};
 use crate::session::approval::{APPROVE_OPTIONS_SCHEMA, REJECT_OPTIONS_SCHEMA};
 use crate::session::config::SESSION_CONFIG_SCHEMA;
 use crate::session::exchange::{BEGIN_TURN_SCHEMA, MODEL_RESPONSE_SCHEMA, TOOL_RESULTS_SCHEMA};
-use crate::{plan::tools, session};
+use crate::session::review::{PlanReview, PlanReviewStore, PLAN_REVIEW_SCHEMA, PLAN_REVIEW_STORE_SCHEMA};
+use crate::session::Session;
 
-/// The loop controller of one conversation (see the README for the drive loop).
-#[wasm_bindgen(js_name = Session)]
-pub struct Session(session::Session);
+thread_local! {
+    static SESSIONS: RefCell<Slab<Session>> = const { RefCell::new(Slab::new()) };
+    static REVIEWS: RefCell<Slab<PlanReviewStore>> = const { RefCell::new(Slab::new()) };
+}
 
-#[wasm_bindgen(js_class = Session)]
-impl Session {
-    /// A session; every key of `config` is optional (see `SessionConfig`).
-    #[wasm_bindgen(constructor)]
-    pub fn new(
-        #[wasm_bindgen(js_name = config, unchecked_optional_param_type = "SessionConfig")] config: JsValue,
-    ) -> Result<Session, JsValue> {
-        Ok(Session(session::Session::new(options(config, "config", SESSION_CONFIG_SCHEMA)?)))
-    }
-
-    /// A session from a snapshot (the object `snapshot()` returned, or its JSON text).
-    /// A snapshot that is not sound is refused with `invalid_snapshot`.
-    pub fn restore(
-        #[wasm_bindgen(unchecked_param_type = "SessionSnapshot | string")] snapshot: JsValue,
-    ) -> Result<Session, JsValue> {
-        Ok(Session(session::Session::restore_json(&json_text_of(snapshot)?).throw()?))
-    }
-
-    /// Everything the session needs to go on, as one JSON document: store it anywhere.
-    #[wasm_bindgen(unchecked_return_type = "SessionSnapshot")]
-    pub fn snapshot(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.0.snapshot().throw()?)
-    }
-
-    /// The plan tracked from the model's `[Step]` lines (seed 001's `plan.json`), or `null`.
-    #[wasm_bindgen(js_name = stepPlan, unchecked_return_type = "StepPlan | null")]
-    pub fn step_plan(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.0.step_plan())
-    }
-
-    /// The system prompt for the next model call (see `composePrompt`): `parts` are the
-    /// host's (`base`, `components`, `features`, `values`); the session adds its language,
-    /// the current-plan block, the budget line and, when on, the continuation protocol.
-    #[wasm_bindgen(js_name = systemPrompt, unchecked_return_type = "Composed")]
-    pub fn system_prompt(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "PromptParts")] parts: JsValue,
-        #[wasm_bindgen(js_name = nowMs, unchecked_param_type = "number")] now_ms: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        let (parts, now_ms) = (options(parts, "parts", PROMPT_PARTS_SCHEMA)?, time(now_ms, "nowMs")?);
-        to_js(&self.0.system_prompt(parts, now_ms).throw()?)
-    }
-
-    /// Starts a turn with a user message. A plan review waiting for this user and chat
-    /// (in this session, or passed as `review`) makes the message feedback on the plan.
-    #[wasm_bindgen(js_name = beginTurn, unchecked_return_type = "TurnStart")]
-    pub fn begin_turn(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "BeginTurn")] input: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        to_js(&self.0.begin_turn(object(input, "input", BEGIN_TURN_SCHEMA)?).throw()?)
-    }
-
-    /// Approves a proposal (`options`: `{editedArgs?, scope?: "once" | "always"}`). When it
-    /// was the last one waiting, `resumed` says how the turn goes on.
-    #[wasm_bindgen(unchecked_return_type = "ApprovalOutcome")]
-    pub fn approve(
-        &mut self,
-        #[wasm_bindgen(js_name = actionId, unchecked_param_type = "string")] action_id: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "ApproveOptions | undefined")] approval: JsValue,
-        #[wasm_bindgen(js_name = nowMs, unchecked_param_type = "number")] now_ms: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        let (action_id, now_ms) = (string(action_id, "actionId")?, time(now_ms, "nowMs")?);
-        let approval = options(approval, "options", APPROVE_OPTIONS_SCHEMA)?;
-        to_js(&self.0.approve(&action_id, approval, now_ms).throw()?)
-    }
-
-    /// Rejects a proposal (`options`: `{message?}`, which the model reads).
-    #[wasm_bindgen(unchecked_return_type = "ApprovalOutcome")]
-    pub fn reject(
-        &mut self,
-        #[wasm_bindgen(js_name = actionId, unchecked_param_type = "string")] action_id: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "RejectOptions | undefined")] rejection: JsValue,
-        #[wasm_bindgen(js_name = nowMs, unchecked_param_type = "number")] now_ms: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        let (action_id, now_ms) = (string(action_id, "actionId")?, time(now_ms, "nowMs")?);
-        let rejection = options(rejection, "options", REJECT_OPTIONS_SCHEMA)?;
-        to_js(&self.0.reject(&action_id, rejection, now_ms).throw()?)
-    }
-
-    /// The proposals of the open turn, as they stand.
-    #[wasm_bindgen(unchecked_return_type = "Proposal[]")]
-    pub fn proposals(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.0.proposals())
-    }
-
-    /// Takes a model response and says what to do next.
-    #[wasm_bindgen(js_name = handleModelResponse, unchecked_return_type = "Decision")]
-    pub fn handle_model_response(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "ModelResponse")] response: JsValue,
-        #[wasm_bindgen(js_name = nowMs, unchecked_param_type = "number")] now_ms: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        let (response, now_ms) = (object(response, "response", MODEL_RESPONSE_SCHEMA)?, time(now_ms, "nowMs")?);
-        to_js(&self.0.handle_model_response(response, now_ms).throw()?)
-    }
-
-    /// Takes results of the calls the last `runTools` handed out; returns the tool
-    /// messages to append.
-    #[wasm_bindgen(js_name = handleToolResults, unchecked_return_type = "ToolResultsOutcome")]
-    pub fn handle_tool_results(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "ToolResult[]")] results: JsValue,
-        #[wasm_bindgen(js_name = nowMs, unchecked_param_type = "number")] now_ms: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        let (results, now_ms) = (object(results, "results", TOOL_RESULTS_SCHEMA)?, time(now_ms, "nowMs")?);
-        to_js(&self.0.handle_tool_results(results, now_ms).throw()?)
-    }
-
-    /// The events since the last call, oldest first.
-    #[wasm_bindgen(js_name = drainEvents, unchecked_return_type = "Event[]")]
-    pub fn drain_events(&mut self) -> Result<JsValue, JsValue> {
-        to_js(&self.0.drain_events())
-    }
-
-    /// The current todo list.
-    #[wasm_bindgen(unchecked_return_type = "Todo[]")]
-    pub fn todos(&self) -> Result<JsValue, JsValue> {
-        to_js(self.0.todos())
-    }
-
-    /// The plan recorded with `plan`, or `null`.
-    #[wasm_bindgen(unchecked_return_type = "PlanState | null")]
-    pub fn plan(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.0.plan())
-    }
-
-    /// How far the work has come.
-    #[wasm_bindgen(unchecked_return_type = "Progress")]
-    pub fn progress(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.0.progress())
-    }
-
-    /// A bounded summary of the session for a parent agent.
-    #[wasm_bindgen(unchecked_return_type = "ContextCapsule")]
-    pub fn capsule(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.0.capsule())
-    }
-
-    /// The reasoning trail as tagged lines (`[Plan]`, `[Act]`, `[Obs]`, `[Reflect]`).
-    #[wasm_bindgen(unchecked_return_type = "string[]")]
-    pub fn steps(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.0.steps())
-    }
-
-    /// The reasoning trail as events.
-    #[wasm_bindgen(unchecked_return_type = "ReasoningEvent[]")]
-    pub fn reasoning(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.0.reasoning().collect::<Vec<_>>())
-    }
-
-    /// The tools this session answers itself, to offer the model next to the host's.
-    #[wasm_bindgen(js_name = toolDefinitions, unchecked_return_type = "ToolDefinition[]")]
-    pub fn tool_definitions(&self) -> Result<JsValue, JsValue> {
-        to_js(&tools::session_tool_definitions(&self.0.config().todo_dialects).throw()?)
-    }
+/// Runs one session call; `None` when `op` is not one.
+pub fn call(op: Op, handle: u32, input: &[u8]) -> Option<Result<Status>> {
+    let with = |work: &dyn Fn(&mut Session, Args<'_>) -> Result<Status>| {
+        slab::with(&SESSIONS, handle, |session| work(session, Args::parse(input)?))
+    };
+    Some(match op {
+        Op::ComposePrompt => {
+            Args::parse(input).and_then(|a| json(&compose(&a.options(0, "input", COMPOSE_INPUT_SCHEMA)?)?))
+        }
+        Op::SessionNew => Args::parse(input).and_then(|a| {
+            let session = Session::new(a.options(0, "config", SESSION_CONFIG_SCHEMA)?);
+            number(slab::insert(&SESSIONS, session)?)
+        }),
+        Op::SessionFree => {
+            slab::remove(&SESSIONS, handle);
+            Ok(Status::Nothing)
+        }
+        Op::SessionRestore => Args::parse(input).and_then(|a| {
+            // The object `snapshot()` returned, or its JSON text.
+            let session = match a.value(0)? {
+                Value::String(text) => Session::restore_json(text)?,
+                value => Session::restore(value)?,
+            };
+            number(slab::insert(&SESSIONS, session)?)
+        }),
+        Op::SessionSnapshot => with(&|s, _| json(&s.snapshot()?)),
+        Op::SessionStepPlan => with(&|s, _| json(&s.step_plan())),
+        Op::SessionSystemPrompt => with(&|s, a| {
+            let (parts, now_ms) = (a.options(0, "parts", PROMPT_PARTS_SCHEMA)?, a.time(1, "nowMs")?);
+            json(&s.system_prompt(parts, now_ms)?)
+        }),
+        Op::SessionBeginTurn => with(&|s, a| json(&s.begin_turn(a.object(0, "input", BEGIN_TURN_SCHEMA)?)?)),
+        Op::SessionApprove => with(&|s, a| {
+            let (action_id, now_ms) = (a.string(0, "actionId")?, a.time(2, "nowMs")?);
+            json(&s.approve(&action_id, a.options(1, "options", APPROVE_OPTIONS_SCHEMA)?, now_ms)?)
+        }),
+        Op::SessionReject => with(&|s, a| {
+            let (action_id, now_ms) = (a.string(0, "actionId")?, a.time(2, "nowMs")?);
+            json(&s.reject(&action_id, a.options(1, "options", REJECT_OPTIONS_SCHEMA)?, now_ms)?)
+        }),
+        Op::SessionProposals => with(&|s, _| json(&s.proposals())),
+        Op::SessionHandleModelResponse => with(&|s, a| {
+            let (response, now_ms) = (a.object(0, "response", MODEL_RESPONSE_SCHEMA)?, a.time(1, "nowMs")?);
+            json(&s.handle_model_response(response, now_ms)?)
+        }),
+        Op::SessionHandleToolResults => with(&|s, a| {
+            let (results, now_ms) = (a.object(0, "results", TOOL_RESULTS_SCHEMA)?, a.time(1, "nowMs")?);
+            json(&s.handle_tool_results(results, now_ms)?)
+        }),
+        Op::SessionDrainEvents => with(&|s, _| json(&s.drain_events())),
+        Op::SessionTodos => with(&|s, _| json(s.todos())),
+        Op::SessionPlan => with(&|s, _| json(&s.plan())),
+        Op::SessionProgress => with(&|s, _| json(&s.progress())),
+        Op::SessionCapsule => with(&|s, _| json(&s.capsule())),
+        Op::SessionSteps => with(&|s, _| json(&s.steps())),
+        Op::SessionReasoning => with(&|s, _| json(&s.reasoning().collect::<Vec<_>>())),
+        Op::SessionToolDefinitions => with(&|s, _| json(&tools::session_tool_definitions(&s.config().todo_dialects)?)),
+        Op::ReviewsNew => number(slab::insert(&REVIEWS, PlanReviewStore::default()).unwrap_or(0)),
+        Op::ReviewsFree => {
+            slab::remove(&REVIEWS, handle);
+            Ok(Status::Nothing)
+        }
+        Op::ReviewsFromJson => Args::parse(input).and_then(|a| {
+            let store: PlanReviewStore = a.object(0, "data", PLAN_REVIEW_STORE_SCHEMA)?;
+            number(slab::insert(&REVIEWS, store)?)
+        }),
+        Op::ReviewsPut => slab::with(&REVIEWS, handle, |store| {
+            let review: PlanReview = Args::parse(input)?.object(0, "review", PLAN_REVIEW_SCHEMA)?;
+            store.put(review);
+            Ok(Status::Nothing)
+        }),
+        Op::ReviewsTake => slab::with(&REVIEWS, handle, |store| {
+            let a = Args::parse(input)?;
+            let (user_id, chat_id) = (a.string_or_absent(0, "userId")?, a.string_or_absent(1, "chatId")?);
+            json(&store.take(user_id.as_deref(), chat_id.as_deref(), a.time(2, "nowMs")?))
+        }),
+        Op::ReviewsSize => slab::with(&REVIEWS, handle, |store| number(store.len() as u32)),
+        Op::ReviewsToJson => slab::with(&REVIEWS, handle, |store| json(store)),
+        _ => return None,
+    })
 }

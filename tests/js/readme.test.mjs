@@ -59,6 +59,7 @@ async function runInBrowser(dir, source) {
     "/example.js": `${dir}/example.js`,
     "/pkg/web/planloop.js": `${root}pkg/web/planloop.js`,
     "/pkg/web/planloop_bg.wasm": `${root}pkg/web/planloop_bg.wasm`,
+    "/pkg/web/planloop_session_bg.wasm": `${root}pkg/web/planloop_session_bg.wasm`,
   };
   const { server, url } = await startServer((path) => files[path] ?? null);
   let browser;

@@ -1,0 +1,86 @@
+//! A call's arguments as the JS layer writes them: one array, in its encoding of JS
+//! values (`json::parse_host`), each argument checked by the core's validators.
+
+use serde::de::DeserializeOwned;
+
+use crate::error::{Error, Result};
+use crate::json::value::{Document, Host, Value};
+use crate::validate::args as checked;
+
+pub struct Args<'t>(Document<'t>);
+
+static UNDEFINED: Value<'static> = Value::Undefined;
+
+#[cfg_attr(not(all(feature = "core", feature = "session")), allow(dead_code))]
+impl<'t> Args<'t> {
+    pub fn parse(input: &'t [u8]) -> Result<Args<'t>> {
+        let document = crate::json::parse_host(input).map_err(|e| Error::internal(&e.message))?;
+        match &*document {
+            Value::Array(_) => Ok(Args(document)),
+            _ => Err(Error::internal("arguments are not an array")),
+        }
+    }
+
+    /// Argument `index`; `undefined` when the caller gave fewer.
+    pub fn get(&self, index: usize) -> &Value<'t> {
+        match &*self.0 {
+            Value::Array(items) => items.get(index).unwrap_or(&UNDEFINED),
+            _ => &UNDEFINED,
+        }
+    }
+
+    /// Argument `index` as it is; a `host_exception` when reading it threw.
+    pub fn value(&self, index: usize) -> Result<&Value<'t>> {
+        match self.get(index) {
+            Value::Host(host) => match host.as_ref() {
+                Host::Thrown(thrown) => Err(Error::host_exception(thrown.to_string())),
+                _ => Ok(self.get(index)),
+            },
+            value => Ok(value),
+        }
+    }
+
+    pub fn string(&self, index: usize, name: &str) -> Result<String> {
+        checked::string(self.get(index), name)
+    }
+
+    /// A string, or nothing for `undefined` and `null`.
+    pub fn string_or_absent(&self, index: usize, name: &str) -> Result<Option<String>> {
+        match self.get(index).is_nullish() {
+            true => Ok(None),
+            false => self.string(index, name).map(Some),
+        }
+    }
+
+    pub fn time(&self, index: usize, name: &str) -> Result<f64> {
+        match self.get(index) {
+            Value::Number(n) if n.is_finite() => Ok(*n),
+            other => checked::time(other, name),
+        }
+    }
+
+    pub fn whole(&self, index: usize, name: &str, min: u32, max: u32) -> Result<u32> {
+        checked::whole(self.get(index), name, min, max)
+    }
+
+    pub fn whole_or(&self, index: usize, name: &str, min: u32, max: u32, default: u32) -> Result<u32> {
+        checked::whole_or(self.get(index), name, min, max, default)
+    }
+
+    pub fn boolean(&self, index: usize, name: &str) -> Result<bool> {
+        checked::boolean(self.get(index), name)
+    }
+
+    pub fn names(&self, index: usize, name: &str, max: u32) -> Result<Vec<String>> {
+        checked::names(self.get(index), name, max)
+    }
+
+    pub fn object<T: DeserializeOwned>(&self, index: usize, name: &str, schema: &'static str) -> Result<T> {
+        checked::object(self.get(index), name, schema)
+    }
+
+    /// An options object; `undefined` gives the defaults.
+    pub fn options<T: DeserializeOwned>(&self, index: usize, name: &str, schema: &'static str) -> Result<T> {
+        checked::options(self.get(index), name, schema)
+    }
+}

@@ -1,0 +1,229 @@
+//! The seed-004 primitives for JS: `write_todos` validation, `PlannerState`,
+//! `ReasoningLog`, reflections, capsules and the tool schemas. Each call converts its
+//! arguments, calls the core, and converts the result.
+
+use std::cell::RefCell;
+
+use super::args::Args;
+use super::io::{json, number, set_numbers};
+use super::ops::{Op, Status};
+use super::slab::{self, Slab};
+use crate::error::Result;
+use crate::plan::planner::{PlannerSnapshot, PlannerState, PLANNER_OPTIONS_SCHEMA, PLANNER_SNAPSHOT_SCHEMA};
+use crate::plan::todos::{self, Args as TodoArgs, TodoStatus};
+use crate::plan::tools;
+use crate::text::reflection::{extract_reflection, DEFAULT_MAX_CHARS};
+use crate::trail::capsule::{ContextCapsule, CONTEXT_CAPSULE_INPUT_SCHEMA};
+use crate::trail::reasoning::{ReasoningLog, HISTORY_OPTIONS_SCHEMA};
+use crate::validate::write_todos::{self, Field, Found, Span};
+
+thread_local! {
+    static PLANNERS: RefCell<Slab<PlannerState>> = const { RefCell::new(Slab::new()) };
+    static LOGS: RefCell<Slab<ReasoningLog>> = const { RefCell::new(Slab::new()) };
+}
+
+/// Runs one primitive; `None` when `op` is not one.
+pub fn call(op: Op, handle: u32, input: &[u8], now_ms: f64) -> Option<Result<Status>> {
+    Some(match op {
+        Op::ValidateText => validate(input, false),
+        Op::ValidateValue => validate(input, true),
+        Op::ValidateQuoted => unquoted(input).and_then(|text| validate(&text, false)),
+        Op::WriteTodosJsonSchema => tools::write_todos_json_schema().and_then(|schema| json(&schema)),
+        Op::ToolDefinitions => tools::tool_definitions().and_then(|tools| json(&tools)),
+        Op::ExtractReflection => Args::parse(input).and_then(|a| {
+            let text = a.string(0, "text")?;
+            let max_chars = a.whole_or(1, "maxChars", 1, 100_000, DEFAULT_MAX_CHARS as u32)?;
+            json(&extract_reflection(&text, max_chars as usize))
+        }),
+        Op::ContextCapsule => Args::parse(input)
+            .and_then(|a| json(&ContextCapsule::new(a.object(0, "input", CONTEXT_CAPSULE_INPUT_SCHEMA)?))),
+        Op::PlannerNew => Args::parse(input).and_then(|a| {
+            let planner = PlannerState::new(a.options(0, "options", PLANNER_OPTIONS_SCHEMA)?);
+            number(slab::insert(&PLANNERS, planner)?)
+        }),
+        Op::PlannerFree => {
+            slab::remove(&PLANNERS, handle);
+            Ok(Status::Nothing)
+        }
+        Op::PlannerRecordIteration => slab::with(&PLANNERS, handle, |planner| {
+            let names = Args::parse(input)?.names(0, "toolNames", 1024)?;
+            json(&planner.record_iteration(&names))
+        }),
+        Op::PlannerApplyText => slab::with(&PLANNERS, handle, |planner| apply(planner, input, false, now_ms)),
+        Op::PlannerApplyValue => slab::with(&PLANNERS, handle, |planner| apply(planner, input, true, now_ms)),
+        Op::PlannerApplyQuoted => {
+            slab::with(&PLANNERS, handle, |planner| apply(planner, &unquoted(input)?, false, now_ms))
+        }
+        // A time that is not a finite number: checked here, so that the error is the
+        // same as for any other argument.
+        Op::PlannerApplyChecked => slab::with(&PLANNERS, handle, |planner| {
+            let a = Args::parse(input)?;
+            let now_ms = a.time(1, "nowMs")?;
+            let args = match a.get(0) {
+                crate::json::value::Value::String(text) => TodoArgs::Text(text.as_bytes()),
+                value => TodoArgs::Value(value),
+            };
+            json(&planner.apply_write_todos(args, now_ms)?)
+        }),
+        Op::PlannerSnapshot => slab::with(&PLANNERS, handle, |planner| json(planner.snapshot())),
+        Op::LogNew => Args::parse(input).and_then(|a| {
+            let log = ReasoningLog::new(a.options(0, "options", HISTORY_OPTIONS_SCHEMA)?);
+            number(slab::insert(&LOGS, log)?)
+        }),
+        Op::LogFree => {
+            slab::remove(&LOGS, handle);
+            Ok(Status::Nothing)
+        }
+        Op::LogRecordPlan => slab::with(&LOGS, handle, |log| {
+            let a = Args::parse(input)?;
+            let snapshot: PlannerSnapshot = a.object(0, "snapshot", PLANNER_SNAPSHOT_SCHEMA)?;
+            let (iteration, now_ms) = (a.whole(1, "iteration", 0, u32::MAX)?, a.time(2, "nowMs")?);
+            json(log.record_plan(&snapshot.todos, iteration, now_ms))
+        }),
+        Op::LogRecordAct => slab::with(&LOGS, handle, |log| {
+            let a = Args::parse(input)?;
+            let tool = a.string(0, "tool")?;
+            let (iteration, now_ms) = (a.whole(2, "iteration", 0, u32::MAX)?, a.time(3, "nowMs")?);
+            json(log.record_act(&tool, &a.get(1), iteration, now_ms)?)
+        }),
+        Op::LogRecordObs => slab::with(&LOGS, handle, |log| {
+            let a = Args::parse(input)?;
+            let (tool, output, is_error) = (a.string(0, "tool")?, a.string(1, "output")?, a.boolean(2, "isError")?);
+            let (iteration, now_ms) = (a.whole(3, "iteration", 0, u32::MAX)?, a.time(4, "nowMs")?);
+            json(log.record_obs(&tool, &output, is_error, iteration, now_ms))
+        }),
+        Op::LogRecordReflection => slab::with(&LOGS, handle, |log| {
+            let a = Args::parse(input)?;
+            let text = a.string(0, "text")?;
+            let (iteration, now_ms) = (a.whole(1, "iteration", 0, u32::MAX)?, a.time(2, "nowMs")?);
+            let max_chars = a.whole_or(3, "maxChars", 1, 100_000, DEFAULT_MAX_CHARS as u32)?;
+            json(&log.record_reflection(&text, max_chars as usize, iteration, now_ms))
+        }),
+        Op::LogEvents => slab::with(&LOGS, handle, |log| json(&log.events().collect::<Vec<_>>())),
+        Op::LogSteps => slab::with(&LOGS, handle, |log| json(&log.steps())),
+        Op::LogClear => slab::with(&LOGS, handle, |log| {
+            log.clear();
+            Ok(Status::Nothing)
+        }),
+        _ => return None,
+    })
+}
+
+/// A string that crossed as its JSON literal (it holds lone surrogates): its code
+/// units as WTF-8, which the JSON parser reads as `JSON.parse` would read the string.
+fn unquoted(literal: &[u8]) -> Result<Vec<u8>> {
+    crate::json::escaped_text_to_wtf8(literal).map_err(|e| crate::error::Error::internal(&e.message))
+}
+
+/// `validateWriteTodos`: plainly valid arguments as the places of their strings, for the
+/// JS layer to slice from its own string; anything else through the full path.
+fn validate(input: &[u8], host: bool) -> Result<Status> {
+    if let Some(found) = write_todos::read(input, host) {
+        write_found(input, &found);
+        return Ok(Status::Found);
+    }
+    let args = match host {
+        true => TodoArgs::<&crate::json::value::Value>::Host(input),
+        false => TodoArgs::Text(input),
+    };
+    let validation = todos::validate(args)?;
+    // JSON has no `undefined`: an optional key given as `undefined` (which zod keeps) is
+    // named in the number output instead.
+    set_numbers(|out| {
+        if let todos::WriteTodosValidation::Success { data, .. } = &validation {
+            for (index, key) in ["focus", "note"].into_iter().enumerate() {
+                if matches!(data.get(key), Some(crate::json::value::Value::Undefined)) {
+                    out.push(index as u32);
+                }
+            }
+        }
+    });
+    set_json_dropping_undefined(&validation)
+}
+
+/// `applyWriteTodos`: an accepted call as numbers (the ack, and where the id of the todo
+/// in progress lies), anything else as JSON.
+fn apply(planner: &mut PlannerState, input: &[u8], host: bool, now_ms: f64) -> Result<Status> {
+    if planner.refusal().is_none() {
+        if let Some(found) = write_todos::read(input, host) {
+            let ack = planner.replace(todos::from_found(input, &found), now_ms);
+            let in_progress =
+                found.todos.iter().find(|t| TodoStatus::from_index(t.status) == TodoStatus::InProgress).map(|t| t.id);
+            let mut numbers = vec![ack.revision, ack.todo_count];
+            push_span(&mut numbers, in_progress);
+            utf16_offsets(input, &mut numbers, &[3, 4]);
+            set_numbers(|out| out.extend_from_slice(&numbers));
+            return Ok(Status::Accepted);
+        }
+    }
+    let args = match host {
+        true => TodoArgs::<&crate::json::value::Value>::Host(input),
+        false => TodoArgs::Text(input),
+    };
+    json(&planner.apply_write_todos(args, now_ms)?)
+}
+
+/// The number output of [`Status::Found`]: the todo count; then `focus` and `note`, each
+/// as a kind (0 absent, 1 a string, 2 `undefined`) and a span; then per todo its id
+/// span, its content span and its status (0 pending, 1 in progress, 2 completed). A span
+/// is three numbers: start and end in UTF-16 units of the caller's string, between the
+/// quotes, and 1 when the string holds escapes (to be decoded rather than sliced).
+fn write_found(input: &[u8], found: &Found) {
+    let mut numbers = Vec::with_capacity(7 + 7 * found.todos.len());
+    numbers.push(found.todos.len() as u32);
+    let mut offsets = Vec::new();
+    for field in [found.focus, found.note] {
+        let (kind, span) = match field {
+            Field::Absent => (0, None),
+            Field::Text(span) => (1, Some(span)),
+            Field::Undefined => (2, None),
+        };
+        numbers.push(kind);
+        offsets.extend([numbers.len() + 1, numbers.len() + 2]);
+        push_span(&mut numbers, span);
+    }
+    for todo in &found.todos {
+        offsets.extend([numbers.len() + 1, numbers.len() + 2]);
+        push_span(&mut numbers, Some(todo.id));
+        offsets.extend([numbers.len() + 1, numbers.len() + 2]);
+        push_span(&mut numbers, Some(todo.content));
+        numbers.push(u32::from(todo.status));
+    }
+    utf16_offsets(input, &mut numbers, &offsets);
+    set_numbers(|out| out.extend_from_slice(&numbers));
+}
+
+/// A span as three numbers (a present flag, start, end; the escape flag folded into the
+/// present flag: 1 plain, 2 escaped, 0 none).
+fn push_span(numbers: &mut Vec<u32>, span: Option<Span>) {
+    match span {
+        Some(span) => numbers.extend([1 + u32::from(span.escaped), span.start, span.end]),
+        None => numbers.extend([0, 0, 0]),
+    }
+}
+
+/// Turns the byte offsets at `slots` into UTF-16 offsets (the same for ASCII text).
+fn utf16_offsets(text: &[u8], numbers: &mut [u32], slots: &[usize]) {
+    if text.is_ascii() {
+        return;
+    }
+    let mut order: Vec<usize> = slots.to_vec();
+    order.sort_by_key(|&slot| numbers[slot]);
+    let (mut byte, mut unit) = (0usize, 0u32);
+    for slot in order {
+        let target = numbers[slot] as usize;
+        for &b in &text[byte..target] {
+            // A UTF-8 lead byte starts one code unit, a four-byte one two.
+            unit += u32::from(b & 0xC0 != 0x80) + u32::from(b >= 0xF0);
+        }
+        byte = target;
+        numbers[slot] = unit;
+    }
+}
+
+/// The validation as JSON, `undefined` members left out.
+fn set_json_dropping_undefined(validation: &todos::WriteTodosValidation<'_>) -> Result<Status> {
+    let value = crate::json::to_value::to_value(validation)?;
+    super::io::set_text(crate::json::text::stringify(&value).as_bytes());
+    Ok(Status::Json)
+}

@@ -1,0 +1,97 @@
+//! The memory the JS layer and the module share: one input buffer the JS layer writes a
+//! call's arguments into (UTF-8, with one `TextEncoder.encodeInto`), one text output
+//! (JSON for `JSON.parse`), one number output (offsets and counts) and a small header
+//! saying where each output is. Every call crosses the boundary once each way.
+
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use super::ops::Status;
+use crate::error::Error;
+
+thread_local! {
+    static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    static TEXT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    static NUMBERS: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Where the outputs of the last call are: text pointer and length, numbers pointer and
+/// count. Its address never changes, so the JS layer reads it without asking.
+static HEADER: [AtomicU32; 4] = [const { AtomicU32::new(0) }; 4];
+
+/// Makes the input buffer hold at least `capacity` bytes and returns where it starts.
+/// The JS layer keeps the address until it needs more room.
+#[wasm_bindgen]
+pub fn pl_input(capacity: usize) -> *mut u8 {
+    INPUT.with(|input| {
+        let mut input = input.borrow_mut();
+        if input.len() < capacity {
+            input.resize(capacity.next_power_of_two().max(1024), 0);
+        }
+        input.as_mut_ptr()
+    })
+}
+
+/// The header's address.
+#[wasm_bindgen]
+pub fn pl_header() -> *const AtomicU32 {
+    HEADER.as_ptr()
+}
+
+/// Runs `work` on the first `len` bytes of the input buffer.
+pub fn with_input<R>(len: usize, work: impl FnOnce(&[u8]) -> R) -> R {
+    // Taken out for the call, so that `work` may start nested calls that use it too.
+    let input = INPUT.with(|input| std::mem::take(&mut *input.borrow_mut()));
+    let result = work(&input[..len.min(input.len())]);
+    INPUT.with(|slot| *slot.borrow_mut() = input);
+    result
+}
+
+/// Sets the text output to `text`.
+pub fn set_text(text: &[u8]) {
+    TEXT.with(|out| {
+        let mut out = out.borrow_mut();
+        out.clear();
+        out.extend_from_slice(text);
+        HEADER[0].store(out.as_ptr() as u32, Ordering::Relaxed);
+        HEADER[1].store(out.len() as u32, Ordering::Relaxed);
+    });
+}
+
+/// Sets the text output to `value` as JSON.
+pub fn set_json<T: Serialize + ?Sized>(value: &T) -> Result<(), Error> {
+    TEXT.with(|out| {
+        let mut out = out.borrow_mut();
+        out.clear();
+        serde_json::to_writer(&mut *out, value).map_err(|e| Error::internal(&e.to_string()))?;
+        HEADER[0].store(out.as_ptr() as u32, Ordering::Relaxed);
+        HEADER[1].store(out.len() as u32, Ordering::Relaxed);
+        Ok(())
+    })
+}
+
+/// Sets the number output to what `fill` pushes.
+pub fn set_numbers(fill: impl FnOnce(&mut Vec<u32>)) {
+    NUMBERS.with(|out| {
+        let mut out = out.borrow_mut();
+        out.clear();
+        fill(&mut out);
+        HEADER[2].store(out.as_ptr() as u32, Ordering::Relaxed);
+        HEADER[3].store(out.len() as u32, Ordering::Relaxed);
+    });
+}
+
+/// `value` as the call's JSON result.
+pub fn json<T: Serialize + ?Sized>(value: &T) -> Result<Status, Error> {
+    set_json(value)?;
+    Ok(Status::Json)
+}
+
+/// `n` as the call's result (a handle, a count).
+pub fn number(n: u32) -> Result<Status, Error> {
+    set_numbers(|out| out.push(n));
+    Ok(Status::Number)
+}

@@ -1,0 +1,196 @@
+// JS values as the core reads them (`json::parse_host` in src/json/mod.rs): read once,
+// here, into one string. JSON carries most of a value; the rest is written so that the
+// core's validators answer as they would on the value itself:
+//
+// - `undefined`, `NaN`, `Infinity`, `-Infinity` as those words;
+// - `<f N>` a function of length N, `<s>` a symbol, `<b N>` a bigint (N its Number());
+// - `<x "text">` a value whose reading threw (a getter, a proxy trap): the core reports
+//   it only if it reads that value, as a lazy reader would;
+// - `<o "Type",P>{…}` an object zod names `Type` (`Date`, a class) or whose
+//   `isPlainObject` is false (P = 0); `^"key":` an inherited enumerable property;
+// - `<c>` a value deeper than DEPTH levels or a reference back to an ancestor, `<a N>` an
+//   array longer than ITEMS, `<m>` an object with more than KEYS keys or past NODES
+//   values in all: never walked, so every read is bounded however the value is built.
+
+const DEPTH = 100;
+const ITEMS = 100_000;
+const KEYS = 100_000;
+const NODES = 2_000_000;
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/** A value whose reading threw, to be written as such. */
+export class Thrown {
+  constructor(readonly error: unknown) {
+    thrownValues.add(this);
+  }
+}
+
+// Recognised without `instanceof`, which a revoked proxy would make throw.
+const thrownValues = new WeakSet<object>();
+
+/** The arguments of a call, as one array. */
+export function encodeArgs(args: readonly unknown[]): string {
+  return new Writer().list(args);
+}
+
+/** One value. */
+export function encodeValue(value: unknown): string {
+  const writer = new Writer();
+  writer.value(value, 0);
+  return writer.out;
+}
+
+class Writer {
+  out = "";
+  private nodes = 0;
+  private readonly ancestors: object[] = [];
+
+  list(items: readonly unknown[]): string {
+    this.out += "[";
+    for (let i = 0; i < items.length; i++) {
+      if (i > 0) this.out += ",";
+      this.value(items[i], 1);
+    }
+    this.out += "]";
+    return this.out;
+  }
+
+  value(value: unknown, depth: number): void {
+    if (++this.nodes > NODES) {
+      this.out += "<m>";
+      return;
+    }
+    switch (typeof value) {
+      case "string":
+        this.out += JSON.stringify(value);
+        return;
+      case "number":
+        this.out += Object.is(value, -0) ? "-0" : String(value);
+        return;
+      case "boolean":
+        this.out += value ? "true" : "false";
+        return;
+      case "undefined":
+        this.out += "undefined";
+        return;
+      case "bigint":
+        this.out += `<b${String(Number(value))}>`;
+        return;
+      case "symbol":
+        this.out += "<s>";
+        return;
+      case "function":
+        this.guarded(() => `<f${String(Number((value as { length: unknown }).length))}>`);
+        return;
+      default:
+        if (value === null) this.out += "null";
+        else if (thrownValues.has(value as object)) this.out += thrown((value as Thrown).error);
+        else this.object(value as object, depth);
+    }
+  }
+
+  private object(object: object, depth: number): void {
+    if (depth > DEPTH || this.ancestors.includes(object)) {
+      this.out += "<c>";
+      return;
+    }
+    const start = this.out.length;
+    this.ancestors.push(object);
+    try {
+      if (Array.isArray(object)) this.array(object, depth);
+      else this.members(object, depth);
+    } catch (error) {
+      this.out = this.out.slice(0, start) + thrown(error);
+    } finally {
+      this.ancestors.pop();
+    }
+  }
+
+  private array(array: unknown[], depth: number): void {
+    const length = array.length;
+    if (length > ITEMS) {
+      this.out += `<a${length}>`;
+      return;
+    }
+    this.out += "[";
+    for (let i = 0; i < length; i++) {
+      if (i > 0) this.out += ",";
+      this.item(() => array[i], depth);
+    }
+    this.out += "]";
+  }
+
+  private members(object: object, depth: number): void {
+    const proto = Object.getPrototypeOf(object) as object | null;
+    const name = typeName(object, proto);
+    const plain = isPlainObject(object);
+    const start = this.out.length;
+    if (name !== "object" || !plain) this.out += `<o${JSON.stringify(name)},${plain ? 1 : 0}>`;
+    this.out += "{";
+    let count = 0;
+    // Own enumerable keys first, in Object.keys order, then inherited enumerable ones:
+    // zod reads a property wherever it lives, but lists only own keys.
+    for (const key in object) {
+      if (++count > KEYS) {
+        this.out = this.out.slice(0, start) + "<m>";
+        return;
+      }
+      if (count > 1) this.out += ",";
+      this.out += (hasOwn.call(object, key) ? "" : "^") + JSON.stringify(key) + ":";
+      this.item(() => (object as Record<string, unknown>)[key], depth);
+    }
+    this.out += "}";
+  }
+
+  /** A property, read once; a read that throws is written as such. */
+  private item(read: () => unknown, depth: number): void {
+    let value: unknown;
+    try {
+      value = read();
+    } catch (error) {
+      this.out += thrown(error);
+      return;
+    }
+    this.value(value, depth + 1);
+  }
+
+  private guarded(write: () => string): void {
+    try {
+      this.out += write();
+    } catch (error) {
+      this.out += thrown(error);
+    }
+  }
+}
+
+/** What zod calls an object in its messages: `object` for a plain one, else its
+ * constructor's name. */
+function typeName(object: object, proto: object | null): string {
+  if (proto === Object.prototype || !("constructor" in object)) return "object";
+  const constructor = (object as { constructor: unknown }).constructor;
+  if (!constructor) return "object";
+  return String((constructor as { name: unknown }).name);
+}
+
+/** zod's `isPlainObject`: no constructor, or one whose prototype owns `isPrototypeOf`. */
+function isPlainObject(object: object): boolean {
+  const constructor = (object as { constructor?: unknown }).constructor;
+  if (typeof constructor !== "function") return true;
+  const prototype: unknown = constructor.prototype;
+  if (typeof prototype !== "object" || prototype === null || Array.isArray(prototype)) return false;
+  return Object.getOwnPropertyDescriptor(prototype, "isPrototypeOf") !== undefined;
+}
+
+function thrown(error: unknown): string {
+  let text: string;
+  if (error instanceof Error) text = String(error.message);
+  else {
+    try {
+      text = String(error);
+    } catch {
+      text = "a value that cannot be shown";
+    }
+  }
+  return `<x${JSON.stringify(text)}>`;
+}

@@ -1,0 +1,31 @@
+// Where planloop's two wasm modules come from. Each entry point (Node, web) says how to
+// instantiate them; each is instantiated on first use, so a host that only validates
+// never loads the session engine.
+import type { Engine } from "./engine.js";
+
+/** The two modules, each made on first use. */
+export interface Modules {
+  core(): Engine;
+  session(): Engine;
+}
+
+let modules: Modules | undefined;
+
+export function setModules(source: Modules): void {
+  modules = source;
+}
+
+function source(): Modules {
+  if (modules === undefined) throw new Error("planloop is not initialized: call init() first");
+  return modules;
+}
+
+/** The primitives' module. */
+export function core(): Engine {
+  return source().core();
+}
+
+/** The session engine's module. */
+export function session(): Engine {
+  return source().session();
+}
