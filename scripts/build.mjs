@@ -8,23 +8,25 @@ import { build } from "esbuild";
 
 const root = new URL("../", import.meta.url).pathname;
 const target = `${root}target/planloop-wasm/`;
-const run = (command, args) => execFileSync(command, args, { cwd: root, stdio: "inherit" });
+const run = (command, args, env = {}) => execFileSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
 
+// The primitives are the hot path: built for speed. The session engine: for size.
 const MODULES = [
-  { feature: "core", name: "planloop" },
-  { feature: "session", name: "planloop_session" },
+  { feature: "core", name: "planloop", opt: "3", wasmOpt: "-O3" },
+  { feature: "session", name: "planloop_session", opt: "z", wasmOpt: "-Oz" },
 ];
 
 rmSync(target, { recursive: true, force: true });
 rmSync(`${root}pkg`, { recursive: true, force: true });
 mkdirSync(target, { recursive: true });
 mkdirSync(`${root}pkg/web`, { recursive: true });
-for (const { feature, name } of MODULES) {
+for (const { feature, name, opt, wasmOpt } of MODULES) {
   console.log(`build: the ${feature} module`);
-  run("cargo", ["build", "--quiet", "--release", "--target", "wasm32-unknown-unknown", "--no-default-features", "--features", feature]);
+  const env = { CARGO_PROFILE_RELEASE_OPT_LEVEL: opt };
+  run("cargo", ["build", "--quiet", "--release", "--target", "wasm32-unknown-unknown", "--no-default-features", "--features", feature], env);
   copyFileSync(`${root}target/wasm32-unknown-unknown/release/planloop.wasm`, `${target}${name}.wasm`);
   run("wasm-bindgen", [`${target}${name}.wasm`, "--out-dir", target, "--target", "web", "--out-name", name]);
-  run("wasm-opt", ["-Oz", "--enable-bulk-memory", "--enable-nontrapping-float-to-int", `${target}${name}_bg.wasm`, "-o", `${target}${name}_bg.wasm`]);
+  run("wasm-opt", [wasmOpt, "--enable-bulk-memory", "--enable-nontrapping-float-to-int", `${target}${name}_bg.wasm`, "-o", `${target}${name}_bg.wasm`]);
 }
 
 console.log("build: the JS layer");

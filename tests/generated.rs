@@ -317,15 +317,22 @@ fn object_type(map: &Map<String, Value>, indent: &str) -> String {
 /// The JS layer calls the binding by number: its table comes from the Rust one.
 #[test]
 fn the_js_operation_table_is_current() {
+    use planloop::error::issue::{Expected, Origin};
     use planloop::wasm::ops::{Op, Status};
     let table = |name: &str, entries: &[(&str, u32)]| {
         let lines: Vec<String> = entries.iter().map(|(key, code)| format!("  {key}: {code},")).collect();
         format!("export const {name} = {{\n{}\n}} as const;\n", lines.join("\n"))
     };
+    let names = |name: &str, names: Vec<&str>| {
+        let quoted: Vec<String> = names.iter().map(|n| format!("\"{n}\"")).collect();
+        format!("export const {name} = [{}] as const;\n", quoted.join(", "))
+    };
     let ts = format!(
-        "// Generated from src/wasm/ops.rs by tests/generated.rs. Do not edit.\n\n/** The operations of src/wasm/ops.rs. */\n{}\n/** What a call's status says to read. */\n{}",
+        "// Generated from src/wasm/ops.rs and src/error/issue.rs by tests/generated.rs. Do not edit.\n\n/** The operations of src/wasm/ops.rs. */\n{}\n/** What a call's status says to read. */\n{}\n/** An issue's `expected` and `origin`, by number (see src/wasm/issues.rs). */\n{}{}",
         table("Op", Op::ALL),
-        table("Status", Status::ALL)
+        table("Status", Status::ALL),
+        names("EXPECTED", Expected::ALL.iter().map(|e| e.as_str()).collect()),
+        names("ORIGINS", Origin::ALL.iter().map(|o| o.as_str()).collect()),
     );
     check_or_bless("src/wasm/js/ops.ts", &ts);
 }

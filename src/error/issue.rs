@@ -344,6 +344,18 @@ fn number_text(n: f64) -> String {
 }
 
 impl Expected {
+    /// Every variant, in declaration order (an index into this is the variant's number).
+    pub const ALL: [Expected; 8] = [
+        Expected::Object,
+        Expected::Array,
+        Expected::String,
+        Expected::Number,
+        Expected::Int,
+        Expected::Boolean,
+        Expected::Null,
+        Expected::Record,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Expected::Object => "object",
@@ -359,6 +371,9 @@ impl Expected {
 }
 
 impl Origin {
+    /// Every variant, in declaration order (an index into this is the variant's number).
+    pub const ALL: [Origin; 4] = [Origin::String, Origin::Array, Origin::Number, Origin::Unknown];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Origin::String => "string",

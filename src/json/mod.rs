@@ -183,10 +183,22 @@ impl<'a> Parser<'a> {
         Parser { text, utf8: std::str::from_utf8(text).ok(), pos: 0, host: false }
     }
 
+    /// A parser that checks UTF-8 string by string, for a reader that slices few strings
+    /// out of the text and checks those itself.
+    pub(crate) fn unchecked(text: &'a [u8]) -> Self {
+        Parser { text, utf8: None, pos: 0, host: false }
+    }
+
     /// Where the parser is, in bytes.
     #[inline(always)]
     pub(crate) fn position(&self) -> usize {
         self.pos
+    }
+
+    /// Moves the parser to `position` (bytes), which a caller found by reading ahead.
+    #[inline(always)]
+    pub(crate) fn set_position(&mut self, position: usize) {
+        self.pos = position;
     }
 
     /// The whole text being read.

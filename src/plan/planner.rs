@@ -201,16 +201,17 @@ impl PlannerState {
 }
 
 fn invalid(issues: Vec<Issue>) -> PlannerAck {
-    let message = format!(
-        "Invalid write_todos arguments; the todo list was not changed. Fix these and send the full list again:\n{}",
-        summarize(&issues)
-    );
-    PlannerAck::Rejected(RejectedAck {
-        ok: Flag,
-        error: AckError::InvalidArguments(InvalidArgumentsCode),
-        message,
-        issues: Some(issues),
-    })
+    PlannerAck::Rejected(rejection(issues))
+}
+
+/// How the message of a rejection for invalid arguments begins; the issues follow.
+pub const REJECTION_HEAD: &str =
+    "Invalid write_todos arguments; the todo list was not changed. Fix these and send the full list again:\n";
+
+/// The ack for arguments that failed validation: nothing changed, and why.
+pub fn rejection(issues: Vec<Issue>) -> RejectedAck {
+    let message = format!("{REJECTION_HEAD}{}", summarize(&issues));
+    RejectedAck { ok: Flag, error: AckError::InvalidArguments(InvalidArgumentsCode), message, issues: Some(issues) }
 }
 
 /// The JSON Schema of [`PlannerSnapshot`] as an input (generated; checked by a test).

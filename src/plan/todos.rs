@@ -16,7 +16,7 @@ use crate::error::Result;
 use crate::json::value::Value;
 use crate::validate::input::Input;
 use crate::validate::schema::{self, Schema};
-use crate::validate::write_todos::{self, Field, Found, FoundTodo, Span, STATUSES};
+use crate::validate::write_todos::{self, Field, Found, FoundTodo, Mistake, Outcome, Span, STATUSES};
 
 /// Where a todo stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -189,8 +189,14 @@ pub fn validate<'a, I: Input<'a>>(args: Args<'a, I>) -> Result<WriteTodosValidat
         Args::Text(text) => (text, false),
         Args::Host(text) => (text, true),
     };
-    if let Some(found) = write_todos::read(text, host) {
-        return Ok(WriteTodosValidation::Success { success: Flag, data: found_value(text, &found) });
+    match write_todos::read(text, host) {
+        Outcome::Valid(found) => {
+            return Ok(WriteTodosValidation::Success { success: Flag, data: found_value(text, &found) })
+        }
+        Outcome::Invalid(mistakes) => {
+            return Ok(WriteTodosValidation::from_outcome(Err(mistakes.iter().map(Mistake::issue).collect())))
+        }
+        Outcome::Unsure => {}
     }
     let parsed = match host {
         true => crate::json::parse_host(text),
@@ -204,12 +210,13 @@ pub fn validate<'a, I: Input<'a>>(args: Args<'a, I>) -> Result<WriteTodosValidat
 }
 
 /// The typed arguments, or zod's issues: [`validate`], without building a value when the
-/// arguments are plainly valid text.
+/// one-pass reader can tell.
 pub fn parse<'a, I: Input<'a>>(args: Args<'a, I>) -> Result<std::result::Result<WriteTodos, Vec<Issue>>> {
     match args {
         Args::Text(text) | Args::Host(text) => match write_todos::read(text, matches!(args, Args::Host(_))) {
-            Some(found) => Ok(Ok(from_found(text, &found))),
-            None => validate(args)?.into_args(),
+            Outcome::Valid(found) => Ok(Ok(from_found(text, &found))),
+            Outcome::Invalid(mistakes) => Ok(Err(mistakes.iter().map(Mistake::issue).collect())),
+            Outcome::Unsure => validate(args)?.into_args(),
         },
         Args::Value(_) => validate(args)?.into_args(),
     }

@@ -5,17 +5,21 @@
 use std::cell::RefCell;
 
 use super::args::Args;
-use super::io::{json, number, set_numbers};
+use super::io::{json, number, set_both, set_numbers};
+use super::issues::IssueWriter;
 use super::ops::{Op, Status};
 use super::slab::{self, Slab};
+use super::Input;
 use crate::error::Result;
-use crate::plan::planner::{PlannerSnapshot, PlannerState, PLANNER_OPTIONS_SCHEMA, PLANNER_SNAPSHOT_SCHEMA};
+use crate::plan::planner::{
+    self, PlannerAck, PlannerSnapshot, PlannerState, RejectedAck, PLANNER_OPTIONS_SCHEMA, PLANNER_SNAPSHOT_SCHEMA,
+};
 use crate::plan::todos::{self, Args as TodoArgs, TodoStatus};
 use crate::plan::tools;
 use crate::text::reflection::{extract_reflection, DEFAULT_MAX_CHARS};
 use crate::trail::capsule::{ContextCapsule, CONTEXT_CAPSULE_INPUT_SCHEMA};
 use crate::trail::reasoning::{ReasoningLog, HISTORY_OPTIONS_SCHEMA};
-use crate::validate::write_todos::{self, Field, Found, Span};
+use crate::validate::write_todos::{self, Field, Found, Outcome, Span};
 
 thread_local! {
     static PLANNERS: RefCell<Slab<PlannerState>> = const { RefCell::new(Slab::new()) };
@@ -23,11 +27,12 @@ thread_local! {
 }
 
 /// Runs one primitive; `None` when `op` is not one.
-pub fn call(op: Op, handle: u32, input: &[u8], now_ms: f64) -> Option<Result<Status>> {
+pub fn call(op: Op, handle: u32, given: Input<'_>, now_ms: f64) -> Option<Result<Status>> {
+    let input = given.bytes;
     Some(match op {
-        Op::ValidateText => validate(input, false),
-        Op::ValidateValue => validate(input, true),
-        Op::ValidateQuoted => unquoted(input).and_then(|text| validate(&text, false)),
+        Op::ValidateText => validate(given, false),
+        Op::ValidateValue => validate(given, true),
+        Op::ValidateQuoted => unquoted(input).and_then(|text| validate(Input { bytes: &text, ascii: false }, false)),
         Op::WriteTodosJsonSchema => tools::write_todos_json_schema().and_then(|schema| json(&schema)),
         Op::ToolDefinitions => tools::tool_definitions().and_then(|tools| json(&tools)),
         Op::ExtractReflection => Args::parse(input).and_then(|a| {
@@ -49,11 +54,11 @@ pub fn call(op: Op, handle: u32, input: &[u8], now_ms: f64) -> Option<Result<Sta
             let names = Args::parse(input)?.names(0, "toolNames", 1024)?;
             json(&planner.record_iteration(&names))
         }),
-        Op::PlannerApplyText => slab::with(&PLANNERS, handle, |planner| apply(planner, input, false, now_ms)),
-        Op::PlannerApplyValue => slab::with(&PLANNERS, handle, |planner| apply(planner, input, true, now_ms)),
-        Op::PlannerApplyQuoted => {
-            slab::with(&PLANNERS, handle, |planner| apply(planner, &unquoted(input)?, false, now_ms))
-        }
+        Op::PlannerApplyText => slab::with(&PLANNERS, handle, |planner| apply(planner, given, false, now_ms)),
+        Op::PlannerApplyValue => slab::with(&PLANNERS, handle, |planner| apply(planner, given, true, now_ms)),
+        Op::PlannerApplyQuoted => slab::with(&PLANNERS, handle, |planner| {
+            apply(planner, Input { bytes: &unquoted(input)?, ascii: false }, false, now_ms)
+        }),
         // A time that is not a finite number: checked here, so that the error is the
         // same as for any other argument.
         Op::PlannerApplyChecked => slab::with(&PLANNERS, handle, |planner| {
@@ -63,7 +68,7 @@ pub fn call(op: Op, handle: u32, input: &[u8], now_ms: f64) -> Option<Result<Sta
                 crate::json::value::Value::String(text) => TodoArgs::Text(text.as_bytes()),
                 value => TodoArgs::Value(value),
             };
-            json(&planner.apply_write_todos(args, now_ms)?)
+            ack(planner.apply_write_todos(args, now_ms)?)
         }),
         Op::PlannerSnapshot => slab::with(&PLANNERS, handle, |planner| json(planner.snapshot())),
         Op::LogNew => Args::parse(input).and_then(|a| {
@@ -116,17 +121,30 @@ fn unquoted(literal: &[u8]) -> Result<Vec<u8>> {
 }
 
 /// `validateWriteTodos`: plainly valid arguments as the places of their strings, for the
-/// JS layer to slice from its own string; anything else through the full path.
-fn validate(input: &[u8], host: bool) -> Result<Status> {
-    if let Some(found) = write_todos::read(input, host) {
-        write_found(input, &found);
-        return Ok(Status::Found);
+/// JS layer to slice from its own string; plain mistakes as issues for it to build;
+/// anything else through the full path, as JSON.
+fn validate(given: Input<'_>, host: bool) -> Result<Status> {
+    let input = given.bytes;
+    match write_todos::read(input, host) {
+        Outcome::Valid(found) => {
+            write_found(given, &found);
+            return Ok(Status::Found);
+        }
+        Outcome::Invalid(mistakes) => {
+            set_both(|numbers, text| IssueWriter::new(numbers, text).mistakes(&mistakes));
+            return Ok(Status::Issues);
+        }
+        Outcome::Unsure => {}
     }
     let args = match host {
         true => TodoArgs::<&crate::json::value::Value>::Host(input),
         false => TodoArgs::Text(input),
     };
     let validation = todos::validate(args)?;
+    if let todos::WriteTodosValidation::Failure { error, .. } = &validation {
+        set_both(|numbers, text| IssueWriter::new(numbers, text).issues(&error.issues));
+        return Ok(Status::Issues);
+    }
     // JSON has no `undefined`: an optional key given as `undefined` (which zod keeps) is
     // named in the number output instead.
     set_numbers(|out| {
@@ -142,25 +160,58 @@ fn validate(input: &[u8], host: bool) -> Result<Status> {
 }
 
 /// `applyWriteTodos`: an accepted call as numbers (the ack, and where the id of the todo
-/// in progress lies), anything else as JSON.
-fn apply(planner: &mut PlannerState, input: &[u8], host: bool, now_ms: f64) -> Result<Status> {
+/// in progress lies), a refusal for plain mistakes as its message and issues, anything
+/// else as JSON.
+fn apply(planner: &mut PlannerState, given: Input<'_>, host: bool, now_ms: f64) -> Result<Status> {
+    let input = given.bytes;
     if planner.refusal().is_none() {
-        if let Some(found) = write_todos::read(input, host) {
-            let ack = planner.replace(todos::from_found(input, &found), now_ms);
-            let in_progress =
-                found.todos.iter().find(|t| TodoStatus::from_index(t.status) == TodoStatus::InProgress).map(|t| t.id);
-            let mut numbers = vec![ack.revision, ack.todo_count];
-            push_span(&mut numbers, in_progress);
-            utf16_offsets(input, &mut numbers, &[3, 4]);
-            set_numbers(|out| out.extend_from_slice(&numbers));
-            return Ok(Status::Accepted);
+        match write_todos::read(input, host) {
+            Outcome::Valid(found) => {
+                let ack = planner.replace(todos::from_found(input, &found), now_ms);
+                let in_progress = found
+                    .todos
+                    .iter()
+                    .find(|t| TodoStatus::from_index(t.status) == TodoStatus::InProgress)
+                    .map(|t| t.id);
+                set_numbers(|out| {
+                    out.extend([ack.revision, ack.todo_count]);
+                    push_span(out, in_progress);
+                    utf16_offsets(given, out, &[3, 4]);
+                });
+                return Ok(Status::Accepted);
+            }
+            Outcome::Invalid(mistakes) => {
+                set_both(|numbers, text| {
+                    let mut writer = IssueWriter::new(numbers, text);
+                    writer.summary(planner::REJECTION_HEAD, &mistakes);
+                    writer.mistakes(&mistakes);
+                });
+                return Ok(Status::Rejected);
+            }
+            Outcome::Unsure => {}
         }
     }
     let args = match host {
         true => TodoArgs::<&crate::json::value::Value>::Host(input),
         false => TodoArgs::Text(input),
     };
-    json(&planner.apply_write_todos(args, now_ms)?)
+    ack(planner.apply_write_todos(args, now_ms)?)
+}
+
+/// An ack the full path made: a rejection for invalid arguments as its message and
+/// issues, any other as JSON.
+fn ack(ack: PlannerAck) -> Result<Status> {
+    match &ack {
+        PlannerAck::Rejected(RejectedAck { issues: Some(issues), message, .. }) => {
+            set_both(|numbers, text| {
+                let mut writer = IssueWriter::new(numbers, text);
+                writer.string(message);
+                writer.issues(issues);
+            });
+            Ok(Status::Rejected)
+        }
+        _ => json(&ack),
+    }
 }
 
 /// The number output of [`Status::Found`]: the todo count; then `focus` and `note`, each
@@ -168,29 +219,31 @@ fn apply(planner: &mut PlannerState, input: &[u8], host: bool, now_ms: f64) -> R
 /// span, its content span and its status (0 pending, 1 in progress, 2 completed). A span
 /// is three numbers: start and end in UTF-16 units of the caller's string, between the
 /// quotes, and 1 when the string holds escapes (to be decoded rather than sliced).
-fn write_found(input: &[u8], found: &Found) {
-    let mut numbers = Vec::with_capacity(7 + 7 * found.todos.len());
-    numbers.push(found.todos.len() as u32);
-    let mut offsets = Vec::new();
-    for field in [found.focus, found.note] {
-        let (kind, span) = match field {
-            Field::Absent => (0, None),
-            Field::Text(span) => (1, Some(span)),
-            Field::Undefined => (2, None),
-        };
-        numbers.push(kind);
-        offsets.extend([numbers.len() + 1, numbers.len() + 2]);
-        push_span(&mut numbers, span);
-    }
-    for todo in &found.todos {
-        offsets.extend([numbers.len() + 1, numbers.len() + 2]);
-        push_span(&mut numbers, Some(todo.id));
-        offsets.extend([numbers.len() + 1, numbers.len() + 2]);
-        push_span(&mut numbers, Some(todo.content));
-        numbers.push(u32::from(todo.status));
-    }
-    utf16_offsets(input, &mut numbers, &offsets);
-    set_numbers(|out| out.extend_from_slice(&numbers));
+fn write_found(given: Input<'_>, found: &Found) {
+    set_numbers(|numbers| {
+        numbers.reserve(9 + 7 * found.todos.len());
+        numbers.push(found.todos.len() as u32);
+        for field in [found.focus, found.note] {
+            let (kind, span) = match field {
+                Field::Absent => (0, None),
+                Field::Text(span) => (1, Some(span)),
+                Field::Undefined => (2, None),
+            };
+            numbers.push(kind);
+            push_span(numbers, span);
+        }
+        for todo in &found.todos {
+            push_span(numbers, Some(todo.id));
+            push_span(numbers, Some(todo.content));
+            numbers.push(u32::from(todo.status));
+        }
+        if !given.ascii {
+            // The starts and ends: two of each field's four numbers, four of a todo's seven.
+            let todos = (0..found.todos.len()).flat_map(|i| [1, 2, 4, 5].map(|slot| 9 + 7 * i + slot));
+            let slots: Vec<usize> = [3, 4, 7, 8].into_iter().chain(todos).collect();
+            utf16_offsets(given, numbers, &slots);
+        }
+    });
 }
 
 /// A span as three numbers (a present flag, start, end; the escape flag folded into the
@@ -203,10 +256,11 @@ fn push_span(numbers: &mut Vec<u32>, span: Option<Span>) {
 }
 
 /// Turns the byte offsets at `slots` into UTF-16 offsets (the same for ASCII text).
-fn utf16_offsets(text: &[u8], numbers: &mut [u32], slots: &[usize]) {
-    if text.is_ascii() {
+fn utf16_offsets(given: Input<'_>, numbers: &mut [u32], slots: &[usize]) {
+    if given.ascii {
         return;
     }
+    let text = given.bytes;
     let mut order: Vec<usize> = slots.to_vec();
     order.sort_by_key(|&slot| numbers[slot]);
     let (mut byte, mut unit) = (0usize, 0u32);

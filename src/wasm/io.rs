@@ -84,6 +84,22 @@ pub fn set_numbers(fill: impl FnOnce(&mut Vec<u32>)) {
     });
 }
 
+/// Lets `write` fill both outputs at once: numbers, and text (UTF-8).
+pub fn set_both(write: impl FnOnce(&mut Vec<u32>, &mut Vec<u8>)) {
+    NUMBERS.with(|numbers| {
+        TEXT.with(|text| {
+            let (mut numbers, mut text) = (numbers.borrow_mut(), text.borrow_mut());
+            numbers.clear();
+            text.clear();
+            write(&mut numbers, &mut text);
+            HEADER[0].store(text.as_ptr() as u32, Ordering::Relaxed);
+            HEADER[1].store(text.len() as u32, Ordering::Relaxed);
+            HEADER[2].store(numbers.as_ptr() as u32, Ordering::Relaxed);
+            HEADER[3].store(numbers.len() as u32, Ordering::Relaxed);
+        })
+    });
+}
+
 /// `value` as the call's JSON result.
 pub fn json<T: Serialize + ?Sized>(value: &T) -> Result<Status, Error> {
     set_json(value)?;

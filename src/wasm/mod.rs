@@ -15,6 +15,8 @@ mod args;
 #[cfg(feature = "core")]
 mod core;
 mod io;
+#[cfg(feature = "core")]
+mod issues;
 pub mod ops;
 #[cfg(feature = "session")]
 mod session;
@@ -35,11 +37,13 @@ fn start() {
 }
 
 /// Runs operation `op` (on the instance `handle`, for methods) with the first `len` bytes
-/// of the input buffer; `number` carries a call's time when its arguments are raw text.
+/// of the input buffer; `number` carries a call's time when its arguments are raw text,
+/// and `ascii` says the input is ASCII (its length in bytes and in UTF-16 units agree,
+/// which the JS layer sees for free), so that offsets need no conversion.
 #[wasm_bindgen]
-pub fn pl_call(op: u32, handle: u32, len: usize, number: f64) -> u32 {
+pub fn pl_call(op: u32, handle: u32, len: usize, number: f64, ascii: bool) -> u32 {
     let result = io::with_input(len, |input| match Op::from_code(op) {
-        Some(op) => dispatch(op, handle, input, number),
+        Some(op) => dispatch(op, handle, Input { bytes: input, ascii }, number),
         None => Err(Error::internal("an unknown operation")),
     });
     match result {
@@ -51,14 +55,21 @@ pub fn pl_call(op: u32, handle: u32, len: usize, number: f64) -> u32 {
     }
 }
 
-fn dispatch(op: Op, handle: u32, input: &[u8], number: f64) -> Result<Status, Error> {
+/// A call's input: its bytes, and whether they are known to be ASCII.
+#[derive(Clone, Copy)]
+pub(crate) struct Input<'a> {
+    pub bytes: &'a [u8],
+    pub ascii: bool,
+}
+
+fn dispatch(op: Op, handle: u32, input: Input<'_>, number: f64) -> Result<Status, Error> {
     let _ = (handle, input, number);
     #[cfg(feature = "core")]
     if let Some(result) = core::call(op, handle, input, number) {
         return result;
     }
     #[cfg(feature = "session")]
-    if let Some(result) = session::call(op, handle, input) {
+    if let Some(result) = session::call(op, handle, input.bytes) {
         return result;
     }
     Err(Error::internal(&format!("{op:?} is not in this module")))

@@ -96,6 +96,10 @@ pub enum Status {
     /// An accepted `write_todos` call: the number output holds the ack and where the
     /// id of the todo in progress is.
     Accepted = 5,
+    /// Invalid `write_todos` arguments: zod's issues, as `wasm::issues` writes them.
+    Issues = 6,
+    /// A `write_todos` call refused for its arguments: the ack's message, then its issues.
+    Rejected = 7,
 }
 
 impl Status {
@@ -107,5 +111,7 @@ impl Status {
         ("Number", Status::Number as u32),
         ("Found", Status::Found as u32),
         ("Accepted", Status::Accepted as u32),
+        ("Issues", Status::Issues as u32),
+        ("Rejected", Status::Rejected as u32),
     ];
 }

@@ -41,6 +41,7 @@ import type {
 import { Thrown, encodeArgs, encodeValue } from "./encode.js";
 import type { Engine } from "./engine.js";
 import { core, session } from "./modules.js";
+import { IssueReader } from "./issues.js";
 import { Op, Status } from "./ops.js";
 
 /** Calls `op` with `args` (encoded as JS values) and reads the result. */
@@ -73,19 +74,24 @@ const STATUSES = ["pending", "in_progress", "completed"] as const;
 const OPTIONAL = ["focus", "note"] as const;
 
 /** `write_todos` arguments the core found valid, built from the places of their strings
- * (see `write_found` in src/wasm/core.rs). */
-function foundArgs(n: Uint32Array, source: string): WriteTodos {
-  const count = n[0]!;
+ * (see `write_found` in src/wasm/core.rs): `n` from `base` is the core's number output. */
+function foundArgs(n: Uint32Array, base: number, source: string): WriteTodos {
+  const count = n[base]!;
   const todos = new Array<WriteTodos["todos"][number]>(count);
-  for (let i = 0, at = 9; i < count; i++, at += 7) {
+  for (let i = 0, at = base + 9; i < count; i++, at += 7) {
     todos[i] = { id: found(source, n[at]!, n[at + 1]!, n[at + 2]!), content: found(source, n[at + 3]!, n[at + 4]!, n[at + 5]!), status: STATUSES[n[at + 6]!]! };
   }
   const data: WriteTodos = { todos };
-  for (let k = 0, at = 1; k < 2; k++, at += 4) {
+  for (let k = 0, at = base + 1; k < 2; k++, at += 4) {
     if (n[at] === 1) data[OPTIONAL[k]!] = found(source, n[at + 1]!, n[at + 2]!, n[at + 3]!);
     else if (n[at] === 2) data[OPTIONAL[k]!] = undefined;
   }
   return data;
+}
+
+function issueReader(engine: Engine): IssueReader {
+  const text = engine.text();
+  return new IssueReader(engine.words, engine.numbersAt(), text);
 }
 
 /** A validation the core wrote as JSON; optional keys given as `undefined` (which JSON
@@ -110,7 +116,8 @@ export function validateWriteTodos(args: unknown): WriteTodosValidation {
   const engine = core();
   const { form, text, source } = crossing(args);
   const status = engine.call([Op.ValidateText, Op.ValidateValue, Op.ValidateQuoted][form]!, 0, text);
-  if (status === Status.Found) return { success: true, data: foundArgs(engine.numbers(), source) };
+  if (status === Status.Found) return { success: true, data: foundArgs(engine.words, engine.numbersAt(), source) };
+  if (status === Status.Issues) return { success: false, error: { issues: issueReader(engine).issues() } };
   if (status === Status.Json) return jsonValidation(engine);
   return engine.result(status) as WriteTodosValidation;
 }
@@ -203,9 +210,15 @@ export class PlannerState extends Instance {
     const engine = this.engine();
     const { form, text, source } = crossing(args);
     const status = engine.call([Op.PlannerApplyText, Op.PlannerApplyValue, Op.PlannerApplyQuoted][form]!, this.handle, text, nowMs);
+    if (status === Status.Rejected) {
+      const reader = issueReader(engine);
+      const message = reader.string();
+      return { ok: false, error: "invalid_arguments", message, issues: reader.issues() };
+    }
     if (status !== Status.Accepted) return engine.result(status) as PlannerAck;
-    const n = engine.numbers();
-    return { ok: true, revision: n[0]!, todoCount: n[1]!, inProgress: n[2] === 0 ? null : found(source, n[2]!, n[3]!, n[4]!) };
+    const at = engine.numbersAt();
+    const n = engine.words;
+    return { ok: true, revision: n[at]!, todoCount: n[at + 1]!, inProgress: n[at + 2] === 0 ? null : found(source, n[at + 2]!, n[at + 3]!, n[at + 4]!) };
   }
 
   /** `{revision, todos, focus, note, updatedAt}`. */

@@ -1,13 +1,13 @@
 // One instantiated planloop module, and the crossing of its boundary: arguments go in as
 // UTF-8 with one `encodeInto` into the module's input buffer, results come back as JSON
 // text (for `JSON.parse`, which makes every key an own property) or as a few numbers.
-import { Status } from "./ops.js";
 import { PlanloopError } from "./error.js";
+import { Status } from "./ops.js";
 
 /** What a planloop module exports (see `src/wasm/mod.rs`). */
 export interface Exports {
   memory: WebAssembly.Memory;
-  pl_call(op: number, handle: number, len: number, number: number): number;
+  pl_call(op: number, handle: number, len: number, number: number, ascii: number): number;
   pl_input(capacity: number): number;
   pl_header(): number;
 }
@@ -17,23 +17,31 @@ const decoder = new TextDecoder();
 
 export class Engine {
   private readonly exports: Exports;
+  /** The header's place in `words`. */
   private readonly header: number;
-  private input = 0;
-  private capacity = 0;
-  private memory: Uint8Array;
-  private memoryWords: Uint32Array;
+  private buffer: ArrayBuffer;
+  private bytes: Uint8Array;
+  /** The module's memory as 32-bit words, where the number output is read. */
+  words: Uint32Array;
+  /** The input buffer, as a view that `encodeInto` writes into. */
+  private input: Uint8Array;
 
   constructor(exports: Exports) {
     this.exports = exports;
-    this.header = exports.pl_header() >>> 0;
-    this.memory = new Uint8Array(exports.memory.buffer);
-    this.memoryWords = new Uint32Array(exports.memory.buffer);
+    this.header = exports.pl_header() >>> 2;
+    this.buffer = exports.memory.buffer;
+    this.bytes = new Uint8Array(this.buffer);
+    this.words = new Uint32Array(this.buffer);
+    this.input = this.bytes.subarray(0, 0);
   }
 
   /** Runs `op` with `text` in the input buffer; the status says what to read. */
   call(op: number, handle: number, text: string, number = 0): number {
-    const length = this.write(text);
-    return this.exports.pl_call(op, handle, length, number) >>> 0;
+    // UTF-8 takes at most three bytes per UTF-16 unit.
+    if (text.length * 3 > this.input.length || this.buffer !== this.exports.memory.buffer) this.grow(text.length * 3);
+    const { written } = encoder.encodeInto(text, this.input);
+    // As many bytes as UTF-16 units: the text is ASCII, and offsets need no conversion.
+    return this.exports.pl_call(op, handle, written, number, written === text.length ? 1 : 0) >>> 0;
   }
 
   /** The result of the last call: JSON parsed, `undefined`, a number, or a thrown error. */
@@ -44,7 +52,7 @@ export class Engine {
       case Status.Nothing:
         return undefined;
       case Status.Number:
-        return this.numbers()[0];
+        return this.refresh().words[this.numbersAt()];
       case Status.Error:
         throw this.error();
       default:
@@ -54,18 +62,20 @@ export class Engine {
 
   /** The text output of the last call. */
   text(): string {
-    const words = this.words();
-    const ptr = words[this.header >>> 2]!;
-    const len = words[(this.header >>> 2) + 1]!;
-    return decoder.decode(this.bytes().subarray(ptr, ptr + len));
+    const words = this.refresh().words;
+    const ptr = words[this.header]!;
+    return decoder.decode(this.bytes.subarray(ptr, ptr + words[this.header + 1]!));
   }
 
-  /** The number output of the last call (valid until the next call). */
+  /** Where the number output of the last call starts in `words` (valid until the next call). */
+  numbersAt(): number {
+    return this.refresh().words[this.header + 2]! >>> 2;
+  }
+
+  /** The number output of the last call, copied. */
   numbers(): Uint32Array {
-    const words = this.words();
-    const ptr = words[(this.header >>> 2) + 2]!;
-    const len = words[(this.header >>> 2) + 3]!;
-    return words.subarray(ptr >>> 2, (ptr >>> 2) + len);
+    const at = this.numbersAt();
+    return this.words.slice(at, at + this.words[this.header + 3]!);
   }
 
   /** The error of the last call, as a PlanloopError. */
@@ -74,33 +84,22 @@ export class Engine {
     return new PlanloopError(message, code, data);
   }
 
-  private write(text: string): number {
-    // UTF-8 takes at most three bytes per UTF-16 unit.
-    const most = text.length * 3;
-    if (most > this.capacity) {
-      this.input = this.exports.pl_input(most) >>> 0;
-      this.capacity = most;
-    }
-    const { written } = encoder.encodeInto(text, this.bytes().subarray(this.input, this.input + most));
-    return written;
-  }
-
-  private bytes(): Uint8Array {
+  private grow(capacity: number): void {
+    const at = this.exports.pl_input(Math.max(capacity, this.input.length)) >>> 0;
     this.refresh();
-    return this.memory;
+    this.input = this.bytes.subarray(at, at + Math.max(capacity, this.input.length));
   }
 
-  private words(): Uint32Array {
-    this.refresh();
-    return this.memoryWords;
-  }
-
-  /** The module's memory can grow, which replaces its buffer. */
-  private refresh(): void {
+  /** The module's memory can grow, which replaces its buffer and detaches the views. */
+  private refresh(): this {
     const buffer = this.exports.memory.buffer;
-    if (this.memory.buffer !== buffer) {
-      this.memory = new Uint8Array(buffer);
-      this.memoryWords = new Uint32Array(buffer);
+    if (buffer !== this.buffer) {
+      this.buffer = buffer;
+      this.bytes = new Uint8Array(buffer);
+      this.words = new Uint32Array(buffer);
+      const at = this.input.byteOffset;
+      this.input = this.bytes.subarray(at, at + this.input.length);
     }
+    return this;
   }
 }

@@ -1,4 +1,4 @@
-// Generated from src/wasm/ops.rs by tests/generated.rs. Do not edit.
+// Generated from src/wasm/ops.rs and src/error/issue.rs by tests/generated.rs. Do not edit.
 
 /** The operations of src/wasm/ops.rs. */
 export const Op = {
@@ -64,4 +64,10 @@ export const Status = {
   Number: 3,
   Found: 4,
   Accepted: 5,
+  Issues: 6,
+  Rejected: 7,
 } as const;
+
+/** An issue's `expected` and `origin`, by number (see src/wasm/issues.rs). */
+export const EXPECTED = ["object", "array", "string", "number", "int", "boolean", "null", "record"] as const;
+export const ORIGINS = ["string", "array", "number", "unknown"] as const;

@@ -1,0 +1,12 @@
+fn main() {
+    let text = br#"{"todos":[{"id":"step_0","content":"Read the quarterly report note and list the revenue lines","status":"in_progress"},{"id":"step_1","content":"Search the vault for the previous quarter's figures","status":"pending"},{"id":"step_2","content":"Compute the change per line and the total","status":"pending"},{"id":"step_3","content":"Write the summary note with a table and a short conclusion","status":"pending"}],"focus":"reading the report"}"#;
+    let mut c = 0;
+    for _ in 0..20000 {
+        if let planloop::validate::write_todos::Outcome::Valid(f) =
+            planloop::validate::write_todos::read(std::hint::black_box(text), false)
+        {
+            c += f.todos.len()
+        }
+    }
+    println!("{c}");
+}
