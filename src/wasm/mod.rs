@@ -57,6 +57,7 @@ pub fn pl_call(op: u32, handle: u32, len: usize, number: f64, ascii: bool) -> u3
 
 /// A call's input: its bytes, and whether they are known to be ASCII.
 #[derive(Clone, Copy)]
+#[cfg_attr(not(feature = "core"), allow(dead_code))]
 pub(crate) struct Input<'a> {
     pub bytes: &'a [u8],
     pub ascii: bool,
