@@ -85,6 +85,7 @@ pub fn set_numbers(fill: impl FnOnce(&mut Vec<u32>)) {
 }
 
 /// Lets `write` fill both outputs at once: numbers, and text (UTF-8).
+#[cfg(feature = "core")]
 pub fn set_both(write: impl FnOnce(&mut Vec<u32>, &mut Vec<u8>)) {
     NUMBERS.with(|numbers| {
         TEXT.with(|text| {
