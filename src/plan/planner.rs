@@ -14,6 +14,7 @@ use crate::error::Result;
 use crate::plan::guard::{IterationVerdict, OveruseGuard, Refusal};
 use crate::plan::todos::{self, Args, Todo, WriteTodos};
 use crate::validate::input::Input;
+use crate::validate::write_todos::{self, Found, Mistake, Outcome};
 
 /// Options of a PlannerState.
 #[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
@@ -146,11 +147,42 @@ impl PlannerState {
         if let Some(refusal) = self.guard.refusal() {
             return Ok(self.refused(refusal));
         }
-        let args = match todos::parse(args)? {
+        if let Args::Text(text) | Args::Host(text) = args {
+            match write_todos::read(text, matches!(args, Args::Host(_))) {
+                Outcome::Valid(found) => {
+                    self.replace_found(text, &found, now_ms);
+                    return Ok(PlannerAck::Accepted(self.accepted()));
+                }
+                Outcome::Invalid(mistakes) => return Ok(invalid(mistakes.iter().map(Mistake::issue).collect())),
+                Outcome::Unsure => {}
+            }
+        }
+        let args = match todos::validate(args)?.into_args()? {
             Ok(args) => args,
             Err(issues) => return Ok(invalid(issues)),
         };
         Ok(PlannerAck::Accepted(self.replace(args, now_ms)))
+    }
+
+    fn accepted(&self) -> AcceptedAck {
+        AcceptedAck {
+            ok: Flag,
+            revision: self.state.revision,
+            todo_count: self.state.todos.len() as u32,
+            in_progress: todos::in_progress(&self.state.todos).map(|t| t.id.clone()),
+        }
+    }
+
+    /// Replaces the list with the arguments the one-pass reader found valid in `text`,
+    /// reusing the strings of the list it replaces; the new revision.
+    pub fn replace_found(&mut self, text: &[u8], found: &Found, now_ms: f64) -> u32 {
+        let state = &mut self.state;
+        todos::assign_found(&mut state.todos, text, &found.todos);
+        todos::assign_field(&mut state.focus, text, &found.focus);
+        todos::assign_field(&mut state.note, text, &found.note);
+        state.revision = state.revision.saturating_add(1);
+        state.updated_at = Some(now_ms);
+        state.revision
     }
 
     /// Replaces the list with todos a dialect tool sent (already within the limits).
@@ -163,12 +195,7 @@ impl PlannerState {
             note,
             updated_at: Some(now_ms),
         };
-        AcceptedAck {
-            ok: Flag,
-            revision: self.state.revision,
-            todo_count: self.state.todos.len() as u32,
-            in_progress: todos::in_progress(&self.state.todos).map(|t| t.id.clone()),
-        }
+        self.accepted()
     }
 
     /// The refusal that applies to the current iteration's planner calls, if any.

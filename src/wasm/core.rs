@@ -167,14 +167,14 @@ fn apply(planner: &mut PlannerState, given: Input<'_>, host: bool, now_ms: f64) 
     if planner.refusal().is_none() {
         match write_todos::read(input, host) {
             Outcome::Valid(found) => {
-                let ack = planner.replace(todos::from_found(input, &found), now_ms);
+                let revision = planner.replace_found(input, &found, now_ms);
                 let in_progress = found
                     .todos
                     .iter()
                     .find(|t| TodoStatus::from_index(t.status) == TodoStatus::InProgress)
                     .map(|t| t.id);
                 set_numbers(|out| {
-                    out.extend([ack.revision, ack.todo_count]);
+                    out.extend([revision, found.todos.len() as u32]);
                     push_span(out, in_progress);
                     utf16_offsets(given, out, &[3, 4]);
                 });
