@@ -186,15 +186,15 @@ impl Issue {
         Issue::TooBig(TooBigIssue { origin, code: TooBigCode, maximum, inclusive: true, path: path.to_vec(), message })
     }
 
-    pub fn invalid_value(values: &[String], path: &[PathSegment]) -> Issue {
-        let quoted: Vec<String> = values.iter().map(|v| format!("\"{v}\"")).collect();
+    pub fn invalid_value<S: AsRef<str>>(values: &[S], path: &[PathSegment]) -> Issue {
+        let quoted: Vec<String> = values.iter().map(|v| format!("\"{}\"", v.as_ref())).collect();
         let message = match quoted.as_slice() {
             [one] => format!("Invalid input: expected {one}"),
             many => format!("Invalid option: expected one of {}", many.join("|")),
         };
         Issue::InvalidValue(InvalidValueIssue {
             code: InvalidValueCode,
-            values: values.to_vec(),
+            values: values.iter().map(|v| v.as_ref().to_owned()).collect(),
             path: path.to_vec(),
             message,
         })
@@ -406,10 +406,10 @@ mod tests {
         assert_eq!(Issue::too_big(Origin::Unknown, 8.0, &path).message(), "Too big: expected unknown to be <=8");
         assert_eq!(Issue::too_small(Origin::Number, 0.25, &path).message(), "Too small: expected number to be >=0.25");
         assert_eq!(
-            Issue::invalid_value(&["a".into(), "b".into()], &path).message(),
+            Issue::invalid_value(&["a", "b"], &path).message(),
             "Invalid option: expected one of \"a\"|\"b\""
         );
-        assert_eq!(Issue::invalid_value(&["a".into()], &path).message(), "Invalid input: expected \"a\"");
+        assert_eq!(Issue::invalid_value(&["a"], &path).message(), "Invalid input: expected \"a\"");
         assert_eq!(
             Issue::unrecognized_keys(vec!["x".into(), "y".into()], &path).message(),
             "Unrecognized keys: \"x\", \"y\""

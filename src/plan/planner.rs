@@ -51,9 +51,6 @@ impl Default for PlannerOptions {
     }
 }
 
-/// The JSON Schema of [`PlannerOptions`] (generated; checked by a test).
-pub const PLANNER_OPTIONS_SCHEMA: &str = include_str!("../schemas/planner_options.json");
-
 /// The planner's state as plain data.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -240,6 +237,3 @@ pub fn rejection(issues: Vec<Issue>) -> RejectedAck {
     let message = format!("{REJECTION_HEAD}{}", summarize(&issues));
     RejectedAck { ok: Flag, error: AckError::InvalidArguments(InvalidArgumentsCode), message, issues: Some(issues) }
 }
-
-/// The JSON Schema of [`PlannerSnapshot`] as an input (generated; checked by a test).
-pub const PLANNER_SNAPSHOT_SCHEMA: &str = include_str!("../schemas/planner_snapshot.json");

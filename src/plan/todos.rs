@@ -5,7 +5,6 @@
 //! enough to stay in every prompt: at most 8 todos, short ids and texts.
 
 use std::borrow::Cow;
-use std::sync::OnceLock;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -14,8 +13,9 @@ use crate::error::issue::Issue;
 use crate::error::literal::Flag;
 use crate::error::Result;
 use crate::json::value::Value;
+use crate::validate::compiled;
 use crate::validate::input::Input;
-use crate::validate::schema::{self, Schema};
+use crate::validate::schema::{self};
 use crate::validate::write_todos::{self, Field, Found, FoundTodo, Mistake, Outcome, Span, STATUSES};
 
 /// Where a todo stands.
@@ -166,11 +166,6 @@ impl<'a> WriteTodosValidation<'a> {
     }
 }
 
-fn compiled() -> Result<&'static Schema> {
-    static SCHEMA: OnceLock<Result<Schema>> = OnceLock::new();
-    SCHEMA.get_or_init(|| schema::compile(WRITE_TODOS_SCHEMA)).as_ref().map_err(Clone::clone)
-}
-
 /// Tool-call arguments as a host holds them: the raw JSON text of the call, the JS
 /// layer's encoding of a JS value (see `json::parse_host`), or a value.
 pub enum Args<'a, I> {
@@ -183,7 +178,7 @@ pub enum Args<'a, I> {
 /// `safeParse(JSON.parse(text))` would read it, with `invalid_json` for text that is not
 /// JSON.
 pub fn validate<'a, I: Input<'a>>(args: Args<'a, I>) -> Result<WriteTodosValidation<'a>> {
-    let schema = compiled()?;
+    let schema = &compiled::WRITE_TODOS;
     let (text, host) = match args {
         Args::Value(value) => return Ok(WriteTodosValidation::from_outcome(schema::validate(schema, value)?)),
         Args::Text(text) => (text, false),

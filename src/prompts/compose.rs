@@ -130,11 +130,6 @@ pub struct ComposeInput {
     pub budget: Option<Budget>,
 }
 
-/// The JSON Schema of [`ComposeInput`] (generated; checked by a test).
-pub const COMPOSE_INPUT_SCHEMA: &str = include_str!("../schemas/compose_input.json");
-/// The JSON Schema of [`PromptParts`] (generated; checked by a test).
-pub const PROMPT_PARTS_SCHEMA: &str = include_str!("../schemas/prompt_parts.json");
-
 /// A composed system prompt.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -331,7 +326,7 @@ mod tests {
     /// Composes from JSON text through the schema, as `composePrompt` does from JS.
     fn run(input: &str) -> Result<Composed> {
         let document = crate::json::parse(input.as_bytes()).expect("test input is JSON");
-        compose(&crate::validate::args::options(&*document, "input", COMPOSE_INPUT_SCHEMA)?)
+        compose(&crate::validate::args::options(&*document, "input", &crate::validate::compiled::COMPOSE_INPUT)?)
     }
 
     fn ok(input: &str) -> Composed {

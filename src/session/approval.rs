@@ -209,10 +209,6 @@ pub struct RejectOptions {
     pub message: Option<String>,
 }
 
-/// The JSON Schemas of the options (generated; checked by a test).
-pub const APPROVE_OPTIONS_SCHEMA: &str = include_str!("../schemas/approve_options.json");
-pub const REJECT_OPTIONS_SCHEMA: &str = include_str!("../schemas/reject_options.json");
-
 /// What a call would do, from its arguments: `Run: <command>`, `Fetch: <url>`,
 /// `Search: <query>`, else its primary argument, capped.
 pub fn justification(tool: &str, args: &Value<'_>) -> String {

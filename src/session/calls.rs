@@ -9,7 +9,7 @@ use crate::json::text as json_text;
 use crate::json::value::Value;
 use crate::plan::dialects::{self, DialectArgs, Request};
 use crate::plan::planner::PlannerAck;
-use crate::plan::recorded::{PlanArgs, PlanProgressArgs, PlanState, PLAN_PROGRESS_SCHEMA, PLAN_SCHEMA};
+use crate::plan::recorded::{PlanArgs, PlanProgressArgs, PlanState};
 use crate::plan::todos::{self, Args, Todo, TodoStatus, WriteTodos};
 use crate::prompts::{self};
 use crate::session::approval::ToolClass;
@@ -17,7 +17,8 @@ use crate::session::config::TodoDialect;
 use crate::session::events::{EventKind, PauseReason};
 use crate::session::exchange::{Decision, ToolCall, ToolCallInput, ToolMessage};
 use crate::session::review::PlanReview;
-use crate::validate::schema;
+use crate::validate::compiled;
+use crate::validate::schema::{self, Schema};
 
 use super::{review, Pending, Session};
 
@@ -90,10 +91,9 @@ pub(super) fn shallow_copy(document: &Value<'_>) -> Option<Value<'static>> {
 
 /// Validates a built-in tool's arguments (JSON text or a value) against its schema.
 pub(super) fn validated(
-    schema_text: &'static str,
+    schema: &'static Schema,
     args: &Value<'_>,
 ) -> Result<std::result::Result<Value<'static>, Vec<Issue>>> {
-    let schema = schema::compiled(schema_text)?;
     match args {
         Value::String(text) => match json::parse(text.as_bytes()) {
             Ok(document) => schema::validate(schema, &*document),
@@ -103,8 +103,14 @@ pub(super) fn validated(
     }
 }
 
-pub(super) fn dialect_schema(dialect: TodoDialect) -> &'static str {
-    dialects::schema(dialect)
+pub(super) fn dialect_schema(dialect: TodoDialect) -> &'static Schema {
+    match dialect {
+        TodoDialect::WriteTodos => &compiled::WRITE_TODOS,
+        TodoDialect::TodoWrite => &compiled::TODO_WRITE,
+        TodoDialect::UpdatePlan => &compiled::UPDATE_PLAN,
+        TodoDialect::UpdateTodoList => &compiled::UPDATE_TODO_LIST,
+        TodoDialect::TaskTracker => &compiled::TASK_TRACKER,
+    }
 }
 
 pub(super) fn dialect_args(dialect: TodoDialect, value: Value<'static>) -> Result<DialectArgs> {
@@ -285,7 +291,7 @@ impl Session {
                     }
                 }
             }
-            BuiltIn::Plan => match validated(PLAN_SCHEMA, &call.args)? {
+            BuiltIn::Plan => match validated(&compiled::PLAN, &call.args)? {
                 Err(issues) => Ok(reply(invalid_args("plan", &issues), true)),
                 Ok(value) => {
                     let args: PlanArgs = from_value(value)?;
@@ -310,7 +316,7 @@ impl Session {
                 if self.plan.is_none() {
                     return Ok(reply(prompts::plan_first(language), true));
                 }
-                match validated(PLAN_PROGRESS_SCHEMA, &call.args)? {
+                match validated(&compiled::PLAN_PROGRESS, &call.args)? {
                     Err(issues) => Ok(reply(invalid_args("plan_progress", &issues), true)),
                     Ok(value) => {
                         let args: PlanProgressArgs = from_value(value)?;

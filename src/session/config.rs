@@ -176,9 +176,6 @@ impl Default for SessionConfig {
     }
 }
 
-/// The JSON Schema of [`SessionConfig`] (generated; checked by a test).
-pub const SESSION_CONFIG_SCHEMA: &str = include_str!("../schemas/session_config.json");
-
 fn yes() -> bool {
     true
 }

@@ -89,11 +89,6 @@ pub struct ToolResult {
     pub exit_code: Option<i32>,
 }
 
-/// The JSON Schemas of the inputs (generated; checked by a test).
-pub const BEGIN_TURN_SCHEMA: &str = include_str!("../schemas/begin_turn.json");
-pub const MODEL_RESPONSE_SCHEMA: &str = include_str!("../schemas/model_response.json");
-pub const TOOL_RESULTS_SCHEMA: &str = include_str!("../schemas/tool_results.json");
-
 /// A tool call for the host to run, as the model made it.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct ToolCall {

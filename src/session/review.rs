@@ -46,10 +46,6 @@ pub struct PlanReviewStore {
     pub reviews: Vec<PlanReview>,
 }
 
-/// The JSON Schemas of a review and of a store's data (generated; checked by a test).
-pub const PLAN_REVIEW_SCHEMA: &str = include_str!("../schemas/plan_review.json");
-pub const PLAN_REVIEW_STORE_SCHEMA: &str = include_str!("../schemas/plan_review_store.json");
-
 impl PlanReviewStore {
     /// Keeps `review`, replacing one pending for the same user and chat.
     pub fn put(&mut self, review: PlanReview) {

@@ -37,6 +37,7 @@ use crate::session::stuck::StuckDetector;
 use crate::session::{Session, Turn, PROPOSALS_KEPT};
 use crate::text::fingerprint::fnv1a;
 use crate::trail::reasoning::ReasoningLog;
+use crate::validate::compiled;
 use crate::validate::schema::{self, ANY_MAX_DEPTH};
 
 /// What every snapshot says it is.
@@ -47,9 +48,6 @@ pub const VERSION: (u32, u32) = (1, 1);
 /// How deep a snapshot nests at most: a proposal's arguments, themselves at most
 /// [`ANY_MAX_DEPTH`] deep, sit a few levels below the root.
 pub const MAX_DEPTH: usize = ANY_MAX_DEPTH + 16;
-
-/// The JSON Schema of a snapshot (generated; checked by a test).
-pub const SNAPSHOT_SCHEMA: &str = include_str!("../schemas/session_snapshot.json");
 
 /// Everything a session needs to go on, as plain data.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -142,7 +140,7 @@ impl Session {
                 None,
             ));
         }
-        let valid = match schema::validate(schema::compiled(SNAPSHOT_SCHEMA)?, document)? {
+        let valid = match schema::validate(&compiled::SESSION_SNAPSHOT, document)? {
             Ok(value) => value,
             Err(issues) => {
                 return Err(Error::invalid_snapshot("it does not have the shape of a snapshot", Some(issues)))

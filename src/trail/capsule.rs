@@ -52,9 +52,6 @@ pub struct ContextCapsuleInput {
     pub next_actions: Vec<String>,
 }
 
-/// The JSON Schema of [`ContextCapsuleInput`] (generated; checked by a test).
-pub const CONTEXT_CAPSULE_INPUT_SCHEMA: &str = include_str!("../schemas/context_capsule_input.json");
-
 /// A bounded summary of a run, for a parent agent or the next turn.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]

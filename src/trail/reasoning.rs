@@ -122,9 +122,6 @@ impl Default for HistoryOptions {
     }
 }
 
-/// The JSON Schema of [`HistoryOptions`] (generated; checked by a test).
-pub const HISTORY_OPTIONS_SCHEMA: &str = include_str!("../schemas/history_options.json");
-
 /// The tagged trail of one agent run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]

@@ -50,16 +50,14 @@ pub fn time<'a, I: Input<'a>>(input: I, name: &str) -> Result<f64> {
 
 /// A list of names (each a non-empty string), at most `max` of them.
 pub fn names<'a, I: Input<'a>>(input: I, name: &str, max: u32) -> Result<Vec<String>> {
-    let item = Schema::String { min_length: Some(1.0), max_length: Some(256.0) };
-    let schema = Schema::Array { items: Box::new(item), min_items: None, max_items: Some(f64::from(max)) };
+    const NAME: Schema = Schema::String { min_length: Some(1.0), max_length: Some(256.0) };
+    let schema = Schema::Array { items: &NAME, min_items: None, max_items: Some(f64::from(max)) };
     let value = checked(&schema, input, name)?;
     from_value(value)
 }
 
-/// An options object validated against its embedded schema; `undefined` gives the
-/// defaults.
-pub fn options<'a, T: DeserializeOwned, I: Input<'a>>(input: I, name: &str, schema_text: &'static str) -> Result<T> {
-    let schema = schema::compiled(schema_text)?;
+/// An options object validated against its schema; `undefined` gives the defaults.
+pub fn options<'a, T: DeserializeOwned, I: Input<'a>>(input: I, name: &str, schema: &'static Schema) -> Result<T> {
     let outcome = match input.kind() {
         Kind::Undefined => schema::validate(schema, &Value::Object(Vec::new()))?,
         _ => schema::validate(schema, input)?,
@@ -67,9 +65,8 @@ pub fn options<'a, T: DeserializeOwned, I: Input<'a>>(input: I, name: &str, sche
     from_value(outcome.map_err(|issues| Error::invalid_options(name, issues))?)
 }
 
-/// An object validated against its embedded schema.
-pub fn object<'a, T: DeserializeOwned, I: Input<'a>>(input: I, name: &str, schema_text: &'static str) -> Result<T> {
-    let schema = schema::compiled(schema_text)?;
+/// An object validated against its schema.
+pub fn object<'a, T: DeserializeOwned, I: Input<'a>>(input: I, name: &str, schema: &'static Schema) -> Result<T> {
     from_value(schema::validate(schema, input)?.map_err(|issues| Error::invalid_argument(name, issues))?)
 }
 

@@ -3,6 +3,8 @@
 //! checked positional arguments and options of the JS API.
 
 pub mod args;
+#[rustfmt::skip]
+pub mod compiled;
 pub mod input;
 pub mod schema;
 pub mod write_todos;

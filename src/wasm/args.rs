@@ -6,6 +6,7 @@ use serde::de::DeserializeOwned;
 use crate::error::{Error, Result};
 use crate::json::value::{Document, Host, Value};
 use crate::validate::args as checked;
+use crate::validate::schema::Schema;
 
 pub struct Args<'t>(Document<'t>);
 
@@ -75,12 +76,12 @@ impl<'t> Args<'t> {
         checked::names(self.get(index), name, max)
     }
 
-    pub fn object<T: DeserializeOwned>(&self, index: usize, name: &str, schema: &'static str) -> Result<T> {
+    pub fn object<T: DeserializeOwned>(&self, index: usize, name: &str, schema: &'static Schema) -> Result<T> {
         checked::object(self.get(index), name, schema)
     }
 
     /// An options object; `undefined` gives the defaults.
-    pub fn options<T: DeserializeOwned>(&self, index: usize, name: &str, schema: &'static str) -> Result<T> {
+    pub fn options<T: DeserializeOwned>(&self, index: usize, name: &str, schema: &'static Schema) -> Result<T> {
         checked::options(self.get(index), name, schema)
     }
 }

@@ -11,14 +11,13 @@ use super::ops::{Op, Status};
 use super::slab::{self, Slab};
 use super::Input;
 use crate::error::Result;
-use crate::plan::planner::{
-    self, PlannerAck, PlannerSnapshot, PlannerState, RejectedAck, PLANNER_OPTIONS_SCHEMA, PLANNER_SNAPSHOT_SCHEMA,
-};
+use crate::plan::planner::{self, PlannerAck, PlannerSnapshot, PlannerState, RejectedAck};
 use crate::plan::todos::{self, Args as TodoArgs, TodoStatus};
 use crate::plan::tools;
 use crate::text::reflection::{extract_reflection, DEFAULT_MAX_CHARS};
-use crate::trail::capsule::{ContextCapsule, CONTEXT_CAPSULE_INPUT_SCHEMA};
-use crate::trail::reasoning::{ReasoningLog, HISTORY_OPTIONS_SCHEMA};
+use crate::trail::capsule::ContextCapsule;
+use crate::trail::reasoning::ReasoningLog;
+use crate::validate::compiled;
 use crate::validate::write_todos::{self, Field, Found, Outcome, Span};
 
 thread_local! {
@@ -41,9 +40,9 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, now_ms: f64) -> Option<Result
             json(&extract_reflection(&text, max_chars as usize))
         }),
         Op::ContextCapsule => Args::parse(input)
-            .and_then(|a| json(&ContextCapsule::new(a.object(0, "input", CONTEXT_CAPSULE_INPUT_SCHEMA)?))),
+            .and_then(|a| json(&ContextCapsule::new(a.object(0, "input", &compiled::CONTEXT_CAPSULE_INPUT)?))),
         Op::PlannerNew => Args::parse(input).and_then(|a| {
-            let planner = PlannerState::new(a.options(0, "options", PLANNER_OPTIONS_SCHEMA)?);
+            let planner = PlannerState::new(a.options(0, "options", &compiled::PLANNER_OPTIONS)?);
             number(slab::insert(&PLANNERS, planner)?)
         }),
         Op::PlannerFree => {
@@ -72,7 +71,7 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, now_ms: f64) -> Option<Result
         }),
         Op::PlannerSnapshot => slab::with(&PLANNERS, handle, |planner| json(planner.snapshot())),
         Op::LogNew => Args::parse(input).and_then(|a| {
-            let log = ReasoningLog::new(a.options(0, "options", HISTORY_OPTIONS_SCHEMA)?);
+            let log = ReasoningLog::new(a.options(0, "options", &compiled::HISTORY_OPTIONS)?);
             number(slab::insert(&LOGS, log)?)
         }),
         Op::LogFree => {
@@ -81,7 +80,7 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, now_ms: f64) -> Option<Result
         }
         Op::LogRecordPlan => slab::with(&LOGS, handle, |log| {
             let a = Args::parse(input)?;
-            let snapshot: PlannerSnapshot = a.object(0, "snapshot", PLANNER_SNAPSHOT_SCHEMA)?;
+            let snapshot: PlannerSnapshot = a.object(0, "snapshot", &compiled::PLANNER_SNAPSHOT)?;
             let (iteration, now_ms) = (a.whole(1, "iteration", 0, u32::MAX)?, a.time(2, "nowMs")?);
             json(log.record_plan(&snapshot.todos, iteration, now_ms))
         }),

@@ -10,11 +10,10 @@ use super::slab::{self, Slab};
 use crate::error::Result;
 use crate::json::value::Value;
 use crate::plan::tools;
-use crate::prompts::compose::{compose, COMPOSE_INPUT_SCHEMA, PROMPT_PARTS_SCHEMA};
-use crate::session::approval::{APPROVE_OPTIONS_SCHEMA, REJECT_OPTIONS_SCHEMA};
-use crate::session::config::SESSION_CONFIG_SCHEMA;
-use crate::session::exchange::{BEGIN_TURN_SCHEMA, MODEL_RESPONSE_SCHEMA, TOOL_RESULTS_SCHEMA};
-use crate::session::review::{PlanReview, PlanReviewStore, PLAN_REVIEW_SCHEMA, PLAN_REVIEW_STORE_SCHEMA};
+use crate::prompts::compose::compose;
+use crate::validate::compiled;
+
+use crate::session::review::{PlanReview, PlanReviewStore};
 use crate::session::Session;
 
 thread_local! {
@@ -29,10 +28,10 @@ pub fn call(op: Op, handle: u32, input: &[u8]) -> Option<Result<Status>> {
     };
     Some(match op {
         Op::ComposePrompt => {
-            Args::parse(input).and_then(|a| json(&compose(&a.options(0, "input", COMPOSE_INPUT_SCHEMA)?)?))
+            Args::parse(input).and_then(|a| json(&compose(&a.options(0, "input", &compiled::COMPOSE_INPUT)?)?))
         }
         Op::SessionNew => Args::parse(input).and_then(|a| {
-            let session = Session::new(a.options(0, "config", SESSION_CONFIG_SCHEMA)?);
+            let session = Session::new(a.options(0, "config", &compiled::SESSION_CONFIG)?);
             number(slab::insert(&SESSIONS, session)?)
         }),
         Op::SessionFree => {
@@ -50,25 +49,25 @@ pub fn call(op: Op, handle: u32, input: &[u8]) -> Option<Result<Status>> {
         Op::SessionSnapshot => with(&|s, _| json(&s.snapshot()?)),
         Op::SessionStepPlan => with(&|s, _| json(&s.step_plan())),
         Op::SessionSystemPrompt => with(&|s, a| {
-            let (parts, now_ms) = (a.options(0, "parts", PROMPT_PARTS_SCHEMA)?, a.time(1, "nowMs")?);
+            let (parts, now_ms) = (a.options(0, "parts", &compiled::PROMPT_PARTS)?, a.time(1, "nowMs")?);
             json(&s.system_prompt(parts, now_ms)?)
         }),
-        Op::SessionBeginTurn => with(&|s, a| json(&s.begin_turn(a.object(0, "input", BEGIN_TURN_SCHEMA)?)?)),
+        Op::SessionBeginTurn => with(&|s, a| json(&s.begin_turn(a.object(0, "input", &compiled::BEGIN_TURN)?)?)),
         Op::SessionApprove => with(&|s, a| {
             let (action_id, now_ms) = (a.string(0, "actionId")?, a.time(2, "nowMs")?);
-            json(&s.approve(&action_id, a.options(1, "options", APPROVE_OPTIONS_SCHEMA)?, now_ms)?)
+            json(&s.approve(&action_id, a.options(1, "options", &compiled::APPROVE_OPTIONS)?, now_ms)?)
         }),
         Op::SessionReject => with(&|s, a| {
             let (action_id, now_ms) = (a.string(0, "actionId")?, a.time(2, "nowMs")?);
-            json(&s.reject(&action_id, a.options(1, "options", REJECT_OPTIONS_SCHEMA)?, now_ms)?)
+            json(&s.reject(&action_id, a.options(1, "options", &compiled::REJECT_OPTIONS)?, now_ms)?)
         }),
         Op::SessionProposals => with(&|s, _| json(&s.proposals())),
         Op::SessionHandleModelResponse => with(&|s, a| {
-            let (response, now_ms) = (a.object(0, "response", MODEL_RESPONSE_SCHEMA)?, a.time(1, "nowMs")?);
+            let (response, now_ms) = (a.object(0, "response", &compiled::MODEL_RESPONSE)?, a.time(1, "nowMs")?);
             json(&s.handle_model_response(response, now_ms)?)
         }),
         Op::SessionHandleToolResults => with(&|s, a| {
-            let (results, now_ms) = (a.object(0, "results", TOOL_RESULTS_SCHEMA)?, a.time(1, "nowMs")?);
+            let (results, now_ms) = (a.object(0, "results", &compiled::TOOL_RESULTS)?, a.time(1, "nowMs")?);
             json(&s.handle_tool_results(results, now_ms)?)
         }),
         Op::SessionDrainEvents => with(&|s, _| json(&s.drain_events())),
@@ -85,11 +84,11 @@ pub fn call(op: Op, handle: u32, input: &[u8]) -> Option<Result<Status>> {
             Ok(Status::Nothing)
         }
         Op::ReviewsFromJson => Args::parse(input).and_then(|a| {
-            let store: PlanReviewStore = a.object(0, "data", PLAN_REVIEW_STORE_SCHEMA)?;
+            let store: PlanReviewStore = a.object(0, "data", &compiled::PLAN_REVIEW_STORE)?;
             number(slab::insert(&REVIEWS, store)?)
         }),
         Op::ReviewsPut => slab::with(&REVIEWS, handle, |store| {
-            let review: PlanReview = Args::parse(input)?.object(0, "review", PLAN_REVIEW_SCHEMA)?;
+            let review: PlanReview = Args::parse(input)?.object(0, "review", &compiled::PLAN_REVIEW)?;
             store.put(review);
             Ok(Status::Nothing)
         }),
