@@ -11,9 +11,8 @@
 
 pub(crate) mod from_value;
 pub(crate) mod number;
-pub mod text;
-pub(crate) mod to_value;
 pub mod value;
+pub mod write;
 
 use std::borrow::Cow;
 

@@ -6,7 +6,6 @@
 //! deep and is dropped without recursion.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::mem;
 
 /// A value received from the host. Strings borrow from the JSON text they were parsed
@@ -141,25 +140,41 @@ impl<'a> Value<'a> {
                 Value::Array(items.into_iter().map(|v| v.into_json().unwrap_or(Value::Null)).collect())
             }
             Value::Object(members) => {
-                // Slots in first-seen order, each holding the key's last value (a hash map,
-                // so that an object of many keys costs linear time).
-                let mut slots: Vec<(Cow<'static, str>, Option<Value<'static>>)> = Vec::with_capacity(members.len());
-                let mut index: HashMap<Cow<'static, str>, usize> = HashMap::with_capacity(members.len());
-                for (key, value) in members {
-                    let key: Cow<'static, str> = Cow::Owned(key.into_owned());
-                    let value = value.into_json();
-                    match index.get(&key) {
-                        Some(&at) => slots[at].1 = value,
-                        None => {
-                            index.insert(key.clone(), slots.len());
-                            slots.push((key, value));
-                        }
+                // Each key once, where it first stood, with its last value.
+                let places = unique_members(&members);
+                let mut members: Vec<Option<(Cow<'a, str>, Value<'a>)>> = members.into_iter().map(Some).collect();
+                let mut kept = Vec::with_capacity(places.len());
+                for (first, last) in places {
+                    let key = members[first].as_ref().map(|(k, _)| Cow::Owned(k.to_string()));
+                    let value = members[last].take().and_then(|(_, v)| v.into_json());
+                    if let (Some(key), Some(value)) = (key, value) {
+                        kept.push((key, value));
                     }
                 }
-                Value::Object(slots.into_iter().filter_map(|(k, v)| Some((k, v?))).collect())
+                Value::Object(kept)
             }
         })
     }
+}
+
+/// An object's keys each once, as `JSON.parse` leaves them: where the key first stood,
+/// and where its last (winning) value stands. Found by sorting, so that an object of
+/// many keys costs n log n, not n².
+pub fn unique_members<V>(members: &[(Cow<'_, str>, V)]) -> Vec<(usize, usize)> {
+    let mut order: Vec<usize> = (0..members.len()).collect();
+    order.sort_unstable_by(|&a, &b| members[a].0.cmp(&members[b].0).then(a.cmp(&b)));
+    let mut places = Vec::with_capacity(members.len());
+    let mut run = 0;
+    while run < order.len() {
+        let mut end = run;
+        while end + 1 < order.len() && members[order[end + 1]].0 == members[order[run]].0 {
+            end += 1;
+        }
+        places.push((order[run], order[end]));
+        run = end + 1;
+    }
+    places.sort_unstable();
+    places
 }
 
 /// Whether `value` nests deeper than `limit` levels (a scalar is level 0), found without

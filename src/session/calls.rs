@@ -5,7 +5,7 @@ use crate::error::issue::{summarize, Issue, PathSegment};
 use crate::error::{Error, Result};
 use crate::json;
 use crate::json::from_value::from_value;
-use crate::json::text as json_text;
+use crate::json::write as json_text;
 use crate::json::value::Value;
 use crate::plan::dialects::{self, DialectArgs, Request};
 use crate::plan::planner::PlannerAck;
@@ -251,7 +251,7 @@ impl Session {
             let ack = self.planner.refused(refusal);
             let content = match (&ack, builtin) {
                 (_, BuiltIn::Todos(TodoDialect::WriteTodos)) => {
-                    json_text::stringify(&crate::json::to_value::to_value(&ack)?)
+                    json_text::to_string(&ack)
                 }
                 (PlannerAck::Rejected(rejected), _) => rejected.message.clone(),
                 (PlannerAck::Accepted(_), _) => String::new(),
@@ -272,7 +272,7 @@ impl Session {
                 if accepted {
                     self.todos_replaced(TodoDialect::WriteTodos, &before, iteration, now);
                 }
-                let content = json_text::stringify(&crate::json::to_value::to_value(&ack)?);
+                let content = json_text::to_string(&ack);
                 Ok(if accepted { made(content) } else { reply(content, true) })
             }
             BuiltIn::Todos(dialect) => {

@@ -2,7 +2,7 @@
 //! resumes when the last one is resolved.
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::json::text as json_text;
+use crate::json::write as json_text;
 use crate::json::value::Value;
 use crate::session::approval::{Basis, Proposal, ProposalStatus};
 use crate::session::events::EventKind;

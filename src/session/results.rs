@@ -2,7 +2,7 @@
 //! closed with a stuck nudge or a reminder when its last result is in.
 
 use crate::error::Result;
-use crate::json::text as json_text;
+use crate::json::write as json_text;
 use crate::json::value::Value;
 use crate::prompts::{self};
 use crate::session::events::EventKind;

@@ -15,7 +15,7 @@
 //! keys) catches damage and casual edits; it is not a signature.
 
 use std::borrow::Cow;
-use std::collections::{HashSet, VecDeque};
+use std::collections::VecDeque;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -23,8 +23,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::json;
 use crate::json::from_value::from_value;
-use crate::json::text as json_text;
-use crate::json::to_value::to_value;
+use crate::json::write as json_text;
 use crate::json::value::{deeper_than, Value};
 use crate::plan::planner::PlannerState;
 use crate::plan::recorded::PlanState;
@@ -95,7 +94,7 @@ pub struct SessionSnapshot {
 impl SessionSnapshot {
     /// The snapshot as JSON text, for a file or a key-value store.
     pub fn to_json(&self) -> Result<String> {
-        json_text::exact(&to_value(self)?).ok_or_else(|| Error::internal("a snapshot holds no undefined"))
+        Ok(json_text::to_string(self))
     }
 }
 
@@ -121,7 +120,10 @@ impl Session {
             reasoning: self.log.clone(),
             stuck: self.stuck.clone(),
         };
-        snapshot.checksum = checksum(&to_value(&snapshot)?);
+        // The checksum covers the document as written: write it, read it back, sum it.
+        let text = json_text::to_string(&snapshot);
+        let document = json::parse(text.as_bytes()).map_err(|e| Error::internal(&e.message))?;
+        snapshot.checksum = checksum(&document);
         Ok(snapshot)
     }
 
@@ -205,8 +207,7 @@ impl Session {
         if let Some(why) = self.turn.as_ref().and_then(|turn| self.turn_inconsistency(turn)) {
             return Some(format!("turn: {why}"));
         }
-        let mut ids = HashSet::new();
-        if !self.proposals.iter().all(|p| ids.insert(p.action_id.as_str())) {
+        if repeats(self.proposals.iter().map(|p| p.action_id.as_str())) {
             return Some("two proposals share an action id".to_owned());
         }
         if self.proposals.iter().any(|p| p.turn == 0 || p.turn > self.turns) {
@@ -222,8 +223,7 @@ impl Session {
         if turn.iterations > self.config.max_iterations {
             return Some("it used more iterations than maxIterations allows");
         }
-        let mut ids = HashSet::new();
-        if !turn.pending.iter().all(|p| ids.insert(p.id.as_str())) {
+        if repeats(turn.pending.iter().map(|p| p.id.as_str())) {
             return Some("two awaited calls share an id");
         }
         if self.proposals.iter().filter(|p| p.turn == turn.number).count() > turn.proposed as usize {
@@ -240,6 +240,13 @@ impl Session {
     }
 }
 
+/// Whether any of `ids` comes twice.
+fn repeats<'a>(ids: impl Iterator<Item = &'a str>) -> bool {
+    let mut ids: Vec<&str> = ids.collect();
+    ids.sort_unstable();
+    ids.windows(2).any(|pair| pair[0] == pair[1])
+}
+
 /// The format and version checks, first, so the error names the real problem.
 fn check_header(document: &Value<'_>) -> Result<()> {
     if !matches!(document, Value::Object(_)) || document.get("format").and_then(Value::as_str) != Some(FORMAT) {
@@ -252,7 +259,10 @@ fn check_header(document: &Value<'_>) -> Result<()> {
     let parsed = version.split_once('.').and_then(|(major, minor)| Some((major.parse().ok()?, minor.parse().ok()?)));
     let (major, minor): (u32, u32) = match parsed {
         Some(version) => version,
-        None => return Err(Error::invalid_snapshot(&format!("its version {version:?} is not \"major.minor\""), None)),
+        None => {
+            let why = format!("its version \"{}\" is not \"major.minor\"", crate::text::cap(version, 40));
+            return Err(Error::invalid_snapshot(&why, None));
+        }
     };
     let (our_major, our_minor) = VERSION;
     if major != our_major {

@@ -7,11 +7,10 @@
 //! nothing.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use crate::error::{Error, Result};
 use crate::json::number::to_number;
-use crate::json::value::{Host, Members, Value};
+use crate::json::value::{unique_members, Host, Members, Value};
 
 /// The JS type of a value as zod distinguishes them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -245,8 +244,7 @@ fn last<'v, 'a>(members: &'v Members<'a>, key: &str) -> Option<&'v Value<'a>> {
     members.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v)
 }
 
-/// An object's own members, each key once where it first stood with its last value,
-/// found with a hash map so that an object of many keys costs linear time.
+/// An object's own members, each key once where it first stood with its last value.
 fn unique<'v, 'a>(value: &'v Value<'a>) -> Vec<(&'v str, &'v Value<'a>)> {
     let members = match value {
         Value::Object(members) => members,
@@ -256,16 +254,5 @@ fn unique<'v, 'a>(value: &'v Value<'a>) -> Vec<(&'v str, &'v Value<'a>)> {
         },
         _ => return Vec::new(),
     };
-    let mut entries: Vec<(&str, &Value<'a>)> = Vec::with_capacity(members.len());
-    let mut seen: HashMap<&str, usize> = HashMap::with_capacity(members.len());
-    for (key, value) in members {
-        match seen.get(key.as_ref()) {
-            Some(&at) => entries[at].1 = value,
-            None => {
-                seen.insert(key, entries.len());
-                entries.push((key, value));
-            }
-        }
-    }
-    entries
+    unique_members(members).into_iter().map(|(first, last)| (members[first].0.as_ref(), &members[last].1)).collect()
 }

@@ -66,7 +66,8 @@ pub fn set_json<T: Serialize + ?Sized>(value: &T) -> Result<(), Error> {
     TEXT.with(|out| {
         let mut out = out.borrow_mut();
         out.clear();
-        serde_json::to_writer(&mut *out, value).map_err(|e| Error::internal(&e.to_string()))?;
+        // (Its error's text would carry every message of serde_json into the module.)
+        serde_json::to_writer(&mut *out, value).map_err(|_| Error::internal("a result that is not JSON"))?;
         HEADER[0].store(out.as_ptr() as u32, Ordering::Relaxed);
         HEADER[1].store(out.len() as u32, Ordering::Relaxed);
         Ok(())

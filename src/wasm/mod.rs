@@ -73,7 +73,7 @@ fn dispatch(op: Op, handle: u32, input: Input<'_>, number: f64) -> Result<Status
     if let Some(result) = session::call(op, handle, input.bytes) {
         return result;
     }
-    Err(Error::internal(&format!("{op:?} is not in this module")))
+    Err(Error::internal(&format!("operation {} is not in this module", op as u32)))
 }
 
 /// An error as `{code, message, data}`, for the JS layer's `PlanloopError`.

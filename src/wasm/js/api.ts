@@ -100,10 +100,13 @@ function jsonValidation(engine: Engine): WriteTodosValidation {
   const undefinedKeys = Array.from(engine.numbers());
   const result = JSON.parse(engine.text()) as WriteTodosValidation;
   if (result.success && undefinedKeys.length > 0) {
-    const { todos, focus, note } = result.data;
-    const data: WriteTodos = { todos };
-    if (focus !== undefined || undefinedKeys.includes(0)) data.focus = focus;
-    if (note !== undefined || undefinedKeys.includes(1)) data.note = note;
+    // Written as `null` in the JSON; put back as the `undefined` zod keeps.
+    const parsed: Partial<WriteTodos> = result.data;
+    const data: WriteTodos = { todos: result.data.todos };
+    OPTIONAL.forEach((key, index) => {
+      if (undefinedKeys.includes(index)) data[key] = undefined;
+      else if (key in parsed) data[key] = parsed[key];
+    });
     return { success: true, data };
   }
   return result;
