@@ -298,6 +298,8 @@ fn object_type(map: &Map<String, Value>, indent: &str) -> String {
 #[test]
 fn the_js_operation_table_is_current() {
     use planloop::error::issue::{Expected, Origin};
+    use planloop::trail::reasoning::Phase;
+    use planloop::validate::write_todos::STATUSES;
     use planloop::wasm::ops::{Op, Status};
     let table = |name: &str, entries: &[(&str, u32)]| {
         let lines: Vec<String> = entries.iter().map(|(key, code)| format!("  {key}: {code},")).collect();
@@ -308,11 +310,13 @@ fn the_js_operation_table_is_current() {
         format!("export const {name} = [{}] as const;\n", quoted.join(", "))
     };
     let ts = format!(
-        "// Generated from src/wasm/ops.rs and src/error/issue.rs by tests/generated.rs. Do not edit.\n\n/** The operations of src/wasm/ops.rs. */\n{}\n/** What a call's status says to read. */\n{}\n/** An issue's `expected` and `origin`, by number (see src/wasm/issues.rs). */\n{}{}",
+        "// Generated from src/wasm/ops.rs and src/error/issue.rs by tests/generated.rs. Do not edit.\n\n/** The operations of src/wasm/ops.rs. */\n{}\n/** What a call's status says to read. */\n{}\n/** An issue's `expected` and `origin`, by number (see src/wasm/issues.rs). */\n{}{}\n/** A todo's `status` and a reasoning event's `phase`, by number. */\n{}{}",
         table("Op", Op::ALL),
         table("Status", Status::ALL),
         names("EXPECTED", Expected::ALL.iter().map(|e| e.as_str()).collect()),
         names("ORIGINS", Origin::ALL.iter().map(|o| o.as_str()).collect()),
+        names("STATUSES", STATUSES.to_vec()),
+        names("PHASES", Phase::ALL.iter().map(|p| p.as_str()).collect()),
     );
     check_or_bless("src/wasm/js/ops.ts", &ts);
 }

@@ -40,6 +40,23 @@ pub enum ErrorCode {
     Internal,
 }
 
+impl ErrorCode {
+    /// The code as JS reads it (serde writes the same).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::InvalidArgument => "invalid_argument",
+            ErrorCode::InvalidOptions => "invalid_options",
+            ErrorCode::HostException => "host_exception",
+            ErrorCode::InvalidState => "invalid_state",
+            ErrorCode::UnknownAction => "unknown_action",
+            ErrorCode::ActionAlreadyResolved => "action_already_resolved",
+            ErrorCode::ActionOfAnotherTurn => "action_of_another_turn",
+            ErrorCode::InvalidSnapshot => "invalid_snapshot",
+            ErrorCode::Internal => "internal",
+        }
+    }
+}
+
 /// The machine-readable part of a PlanloopError.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -154,4 +171,28 @@ impl std::error::Error for Error {}
 
 fn one_line(issues: &[Issue]) -> String {
     summarize(issues).replace('\n', "; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_code_reads_as_serde_writes_it() {
+        use ErrorCode::*;
+        let codes = [
+            InvalidArgument,
+            InvalidOptions,
+            HostException,
+            InvalidState,
+            UnknownAction,
+            ActionAlreadyResolved,
+            ActionOfAnotherTurn,
+            InvalidSnapshot,
+            Internal,
+        ];
+        for code in codes {
+            assert_eq!(serde_json::to_value(code).unwrap(), code.as_str(), "{code:?}");
+        }
+    }
 }

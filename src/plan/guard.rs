@@ -21,6 +21,16 @@ pub enum Refusal {
     DuplicatePlannerCall,
 }
 
+impl Refusal {
+    /// The code as JS reads it (serde writes the same).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Refusal::PlannerOveruseExecuteNextStep => "planner_overuse_execute_next_step",
+            Refusal::DuplicatePlannerCall => "duplicate_planner_call",
+        }
+    }
+}
+
 /// The guard's reading of one iteration.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -103,6 +113,13 @@ impl OveruseGuard {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn each_refusal_reads_as_serde_writes_it() {
+        for refusal in [super::Refusal::PlannerOveruseExecuteNextStep, super::Refusal::DuplicatePlannerCall] {
+            assert_eq!(serde_json::to_value(refusal).unwrap(), refusal.as_str());
+        }
+    }
+
     use super::*;
 
     fn guard() -> OveruseGuard {

@@ -36,6 +36,11 @@ impl TodoStatus {
             _ => TodoStatus::Completed,
         }
     }
+
+    /// Its index in the schema's list ([`STATUSES`]).
+    pub fn index(self) -> u32 {
+        self as u32
+    }
 }
 
 /// One checklist item.

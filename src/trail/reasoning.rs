@@ -57,6 +57,19 @@ pub enum Phase {
 }
 
 impl Phase {
+    /// Every phase, in declaration order (an index into this is the phase's number).
+    pub const ALL: [Phase; 4] = [Phase::Plan, Phase::Act, Phase::Obs, Phase::Reflect];
+
+    /// The phase as JS reads it (serde writes the same).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Plan => "plan",
+            Phase::Act => "act",
+            Phase::Obs => "obs",
+            Phase::Reflect => "reflect",
+        }
+    }
+
     pub fn tag(self) -> &'static str {
         match self {
             Phase::Plan => "[Plan]",
@@ -209,7 +222,7 @@ impl ReasoningLog {
     }
 
     /// The kept events, oldest first.
-    pub fn events(&self) -> impl Iterator<Item = &ReasoningEvent> {
+    pub fn events(&self) -> std::collections::vec_deque::Iter<'_, ReasoningEvent> {
         self.events.iter()
     }
 
@@ -337,6 +350,14 @@ fn write_compact<'a, I: Input<'a>>(value: &I, out: &mut String, budget: usize) -
 mod tests {
     use super::*;
     use crate::json::value::Value;
+
+    #[test]
+    fn each_phase_reads_as_serde_writes_it() {
+        for (index, phase) in Phase::ALL.into_iter().enumerate() {
+            assert_eq!(serde_json::to_value(phase).unwrap(), phase.as_str());
+            assert_eq!(phase as usize, index, "its number is its place in ALL");
+        }
+    }
 
     fn todo(id: &str, status: TodoStatus) -> Todo {
         Todo { id: id.into(), content: format!("do {id}"), status }

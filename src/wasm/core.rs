@@ -5,20 +5,22 @@
 use std::cell::RefCell;
 
 use super::args::Args;
-use super::io::{json, number, set_both, set_numbers};
-use super::issues::IssueWriter;
+use super::io::{number, set_numbers, set_text, write};
 use super::ops::{Op, Status};
+use super::out::Out;
 use super::slab::{self, Slab};
 use super::Input;
 use crate::error::Result;
-use crate::plan::planner::{self, PlannerAck, PlannerSnapshot, PlannerState, RejectedAck};
-use crate::plan::todos::{self, Args as TodoArgs, TodoStatus};
-use crate::plan::tools;
+use crate::json::value::Value;
+use crate::plan::guard::IterationVerdict;
+use crate::plan::planner::{self, AckError, PlannerAck, PlannerSnapshot, PlannerState};
+use crate::plan::todos::{self, Args as TodoArgs, Todo, TodoStatus, WriteTodosValidation};
+use crate::plan::todos::{WRITE_TODOS_DESCRIPTION, WRITE_TODOS_SCHEMA};
 use crate::text::reflection::{extract_reflection, DEFAULT_MAX_CHARS};
-use crate::trail::capsule::ContextCapsule;
-use crate::trail::reasoning::ReasoningLog;
+use crate::trail::capsule::{Artifact, ContextCapsule};
+use crate::trail::reasoning::{ReasoningEvent, ReasoningLog};
 use crate::validate::compiled;
-use crate::validate::write_todos::{self, Field, Found, Outcome, Span};
+use crate::validate::write_todos::{self, Field, Found, Outcome, Span, STATUSES};
 
 thread_local! {
     static PLANNERS: RefCell<Slab<PlannerState>> = const { RefCell::new(Slab::new()) };
@@ -32,15 +34,25 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, now_ms: f64) -> Option<Result
         Op::ValidateText => validate(given, false),
         Op::ValidateValue => validate(given, true),
         Op::ValidateQuoted => unquoted(input).and_then(|text| validate(Input { bytes: &text, ascii: false }, false)),
-        Op::WriteTodosJsonSchema => tools::write_todos_json_schema().and_then(|schema| json(&schema)),
-        Op::ToolDefinitions => tools::tool_definitions().and_then(|tools| json(&tools)),
+        Op::WriteTodosJsonSchema => {
+            set_text(WRITE_TODOS_SCHEMA.as_bytes());
+            Ok(Status::Json)
+        }
+        // The JS layer makes the definition, the schema without its document keywords.
+        Op::ToolDefinitions => fields(|out| {
+            out.ascii("write_todos");
+            out.string(WRITE_TODOS_DESCRIPTION.trim_end());
+            out.string(WRITE_TODOS_SCHEMA);
+        }),
         Op::ExtractReflection => Args::parse(input).and_then(|a| {
             let text = a.string(0, "text")?;
             let max_chars = a.whole_or(1, "maxChars", 1, 100_000, DEFAULT_MAX_CHARS as u32)?;
-            json(&extract_reflection(&text, max_chars as usize))
+            fields(|out| out.optional_string(extract_reflection(&text, max_chars as usize).as_deref()))
         }),
-        Op::ContextCapsule => Args::parse(input)
-            .and_then(|a| json(&ContextCapsule::new(a.object(0, "input", &compiled::CONTEXT_CAPSULE_INPUT)?))),
+        Op::ContextCapsule => Args::parse(input).and_then(|a| {
+            let capsule = ContextCapsule::new(a.object(0, "input", &compiled::CONTEXT_CAPSULE_INPUT)?);
+            fields(|out| write_capsule(out, &capsule))
+        }),
         Op::PlannerNew => Args::parse(input).and_then(|a| {
             let planner = PlannerState::new(a.options(0, "options", &compiled::PLANNER_OPTIONS)?);
             number(slab::insert(&PLANNERS, planner)?)
@@ -51,7 +63,8 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, now_ms: f64) -> Option<Result
         }
         Op::PlannerRecordIteration => slab::with(&PLANNERS, handle, |planner| {
             let names = Args::parse(input)?.names(0, "toolNames", 1024)?;
-            json(&planner.record_iteration(&names))
+            let verdict = planner.record_iteration(&names);
+            fields(|out| write_verdict(out, &verdict))
         }),
         Op::PlannerApplyText => slab::with(&PLANNERS, handle, |planner| apply(planner, given, false, now_ms)),
         Op::PlannerApplyValue => slab::with(&PLANNERS, handle, |planner| apply(planner, given, true, now_ms)),
@@ -69,7 +82,7 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, now_ms: f64) -> Option<Result
             };
             ack(planner.apply_write_todos(args, now_ms)?)
         }),
-        Op::PlannerSnapshot => slab::with(&PLANNERS, handle, |planner| json(planner.snapshot())),
+        Op::PlannerSnapshot => slab::with(&PLANNERS, handle, |planner| fields(|out| write_snapshot(out, planner.snapshot()))),
         Op::LogNew => Args::parse(input).and_then(|a| {
             let log = ReasoningLog::new(a.options(0, "options", &compiled::HISTORY_OPTIONS)?);
             number(slab::insert(&LOGS, log)?)
@@ -82,29 +95,48 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, now_ms: f64) -> Option<Result
             let a = Args::parse(input)?;
             let snapshot: PlannerSnapshot = a.object(0, "snapshot", &compiled::PLANNER_SNAPSHOT)?;
             let (iteration, now_ms) = (a.whole(1, "iteration", 0, u32::MAX)?, a.time(2, "nowMs")?);
-            json(log.record_plan(&snapshot.todos, iteration, now_ms))
+            let event = log.record_plan(&snapshot.todos, iteration, now_ms);
+            fields(|out| write_event(out, event))
         }),
         Op::LogRecordAct => slab::with(&LOGS, handle, |log| {
             let a = Args::parse(input)?;
             let tool = a.string(0, "tool")?;
             let (iteration, now_ms) = (a.whole(2, "iteration", 0, u32::MAX)?, a.time(3, "nowMs")?);
-            json(log.record_act(&tool, &a.get(1), iteration, now_ms)?)
+            let event = log.record_act(&tool, &a.get(1), iteration, now_ms)?;
+            fields(|out| write_event(out, event))
         }),
         Op::LogRecordObs => slab::with(&LOGS, handle, |log| {
             let a = Args::parse(input)?;
             let (tool, output, is_error) = (a.string(0, "tool")?, a.string(1, "output")?, a.boolean(2, "isError")?);
             let (iteration, now_ms) = (a.whole(3, "iteration", 0, u32::MAX)?, a.time(4, "nowMs")?);
-            json(log.record_obs(&tool, &output, is_error, iteration, now_ms))
+            let event = log.record_obs(&tool, &output, is_error, iteration, now_ms);
+            fields(|out| write_event(out, event))
         }),
         Op::LogRecordReflection => slab::with(&LOGS, handle, |log| {
             let a = Args::parse(input)?;
             let text = a.string(0, "text")?;
             let (iteration, now_ms) = (a.whole(1, "iteration", 0, u32::MAX)?, a.time(2, "nowMs")?);
             let max_chars = a.whole_or(3, "maxChars", 1, 100_000, DEFAULT_MAX_CHARS as u32)?;
-            json(&log.record_reflection(&text, max_chars as usize, iteration, now_ms))
+            let event = log.record_reflection(&text, max_chars as usize, iteration, now_ms);
+            fields(|out| {
+                out.flag(event.is_some());
+                if let Some(event) = event {
+                    write_event(out, event);
+                }
+            })
         }),
-        Op::LogEvents => slab::with(&LOGS, handle, |log| json(&log.events().collect::<Vec<_>>())),
-        Op::LogSteps => slab::with(&LOGS, handle, |log| json(&log.steps())),
+        Op::LogEvents => slab::with(&LOGS, handle, |log| {
+            fields(|out| {
+                out.count(log.events().len());
+                log.events().for_each(|event| write_event(out, event));
+            })
+        }),
+        Op::LogSteps => slab::with(&LOGS, handle, |log| {
+            fields(|out| {
+                out.count(log.events().len());
+                log.events().for_each(|event| out.string(&event.step()));
+            })
+        }),
         Op::LogClear => slab::with(&LOGS, handle, |log| {
             log.clear();
             Ok(Status::Nothing)
@@ -130,33 +162,51 @@ fn validate(given: Input<'_>, host: bool) -> Result<Status> {
             return Ok(Status::Found);
         }
         Outcome::Invalid(mistakes) => {
-            set_both(|numbers, text| IssueWriter::new(numbers, text).mistakes(&mistakes));
+            write(|out| out.mistakes(&mistakes));
             return Ok(Status::Issues);
         }
         Outcome::Unsure => {}
     }
     let args = match host {
-        true => TodoArgs::<&crate::json::value::Value>::Host(input),
+        true => TodoArgs::<&Value>::Host(input),
         false => TodoArgs::Text(input),
     };
-    let validation = todos::validate(args)?;
-    if let todos::WriteTodosValidation::Failure { error, .. } = &validation {
-        set_both(|numbers, text| IssueWriter::new(numbers, text).issues(&error.issues));
-        return Ok(Status::Issues);
-    }
-    // JSON has no `undefined`: an optional key given as `undefined` (which zod keeps) is
-    // named in the number output instead.
-    set_numbers(|out| {
-        if let todos::WriteTodosValidation::Success { data, .. } = &validation {
-            for (index, key) in ["focus", "note"].into_iter().enumerate() {
-                if matches!(data.get(key), Some(crate::json::value::Value::Undefined)) {
-                    out.push(index as u32);
-                }
-            }
+    match todos::validate(args)? {
+        WriteTodosValidation::Failure { error, .. } => {
+            write(|out| out.issues(&error.issues));
+            Ok(Status::Issues)
         }
-    });
-    // (`undefined` is written as `null`, and named above.)
-    json(&validation)
+        WriteTodosValidation::Success { data, .. } => fields(|out| write_data(out, &data)),
+    }
+}
+
+/// Valid arguments the full path read, for the JS layer to build as [`write_found`]'s:
+/// the todo count; per todo its id, its content and its status; then `focus` and
+/// `note`, each as a kind (0 absent, 1 a string, 2 `undefined`, which zod keeps) and the
+/// string.
+fn write_data(out: &mut Out<'_>, data: &Value<'_>) {
+    let todos = match data.get("todos") {
+        Some(Value::Array(todos)) => todos.as_slice(),
+        _ => &[],
+    };
+    out.count(todos.len());
+    for todo in todos {
+        for key in ["id", "content"] {
+            out.string(todo.get(key).and_then(Value::as_str).unwrap_or_default());
+        }
+        let status = todo.get("status").and_then(Value::as_str).unwrap_or_default();
+        out.count(STATUSES.iter().position(|s| *s == status).unwrap_or_default());
+    }
+    for key in ["focus", "note"] {
+        match data.get(key) {
+            Some(Value::String(s)) => {
+                out.number(1);
+                out.string(s);
+            }
+            Some(Value::Undefined) => out.number(2),
+            _ => out.number(0),
+        }
+    }
 }
 
 /// `applyWriteTodos`: an accepted call as numbers (the ack, and where the id of the todo
@@ -181,10 +231,9 @@ fn apply(planner: &mut PlannerState, given: Input<'_>, host: bool, now_ms: f64) 
                 return Ok(Status::Accepted);
             }
             Outcome::Invalid(mistakes) => {
-                set_both(|numbers, text| {
-                    let mut writer = IssueWriter::new(numbers, text);
-                    writer.summary(planner::REJECTION_HEAD, &mistakes);
-                    writer.mistakes(&mistakes);
+                write(|out| {
+                    out.summary(planner::REJECTION_HEAD, &mistakes);
+                    out.mistakes(&mistakes);
                 });
                 return Ok(Status::Rejected);
             }
@@ -192,26 +241,104 @@ fn apply(planner: &mut PlannerState, given: Input<'_>, host: bool, now_ms: f64) 
         }
     }
     let args = match host {
-        true => TodoArgs::<&crate::json::value::Value>::Host(input),
+        true => TodoArgs::<&Value>::Host(input),
         false => TodoArgs::Text(input),
     };
     ack(planner.apply_write_todos(args, now_ms)?)
 }
 
 /// An ack the full path made: a rejection for invalid arguments as its message and
-/// issues, any other as JSON.
+/// issues; any other as fields: 1, the revision, the todo count and the todo in
+/// progress for an accepted call; 0, the error code and the message for a refused one.
 fn ack(ack: PlannerAck) -> Result<Status> {
     match &ack {
-        PlannerAck::Rejected(RejectedAck { issues: Some(issues), message, .. }) => {
-            set_both(|numbers, text| {
-                let mut writer = IssueWriter::new(numbers, text);
-                writer.string(message);
-                writer.issues(issues);
-            });
-            Ok(Status::Rejected)
-        }
-        _ => json(&ack),
+        PlannerAck::Rejected(rejected) => match (&rejected.issues, rejected.error) {
+            (Some(issues), _) => {
+                write(|out| {
+                    out.string(&rejected.message);
+                    out.issues(issues);
+                });
+                Ok(Status::Rejected)
+            }
+            (None, error) => fields(|out| {
+                out.flag(false);
+                out.ascii(match error {
+                    AckError::Refused(refusal) => refusal.as_str(),
+                    AckError::InvalidArguments(_) => "invalid_arguments",
+                });
+                out.string(&rejected.message);
+            }),
+        },
+        PlannerAck::Accepted(accepted) => fields(|out| {
+            out.flag(true);
+            out.number(accepted.revision);
+            out.number(accepted.todo_count);
+            out.optional_string(accepted.in_progress.as_deref());
+        }),
     }
+}
+
+/// A structured result (see [`Out`]).
+fn fields(fill: impl FnOnce(&mut Out<'_>)) -> Result<Status> {
+    write(fill);
+    Ok(Status::Fields)
+}
+
+/// `{iteration, plannerOnly, plannerOnlyStreak, refusal}`.
+fn write_verdict(out: &mut Out<'_>, verdict: &IterationVerdict) {
+    out.number(verdict.iteration);
+    out.flag(verdict.planner_only);
+    out.number(verdict.planner_only_streak);
+    out.optional_string(verdict.refusal.map(|refusal| refusal.as_str()));
+}
+
+/// `{revision, todos, focus, note, updatedAt}`.
+fn write_snapshot(out: &mut Out<'_>, snapshot: &PlannerSnapshot) {
+    out.number(snapshot.revision);
+    write_todos(out, &snapshot.todos);
+    out.optional_string(snapshot.focus.as_deref());
+    out.optional_string(snapshot.note.as_deref());
+    out.optional_float(snapshot.updated_at);
+}
+
+/// A count, then per todo its id, its content and its status (an index into
+/// [`STATUSES`]).
+fn write_todos(out: &mut Out<'_>, todos: &[Todo]) {
+    out.count(todos.len());
+    for todo in todos {
+        out.string(&todo.id);
+        out.string(&todo.content);
+        out.number(todo.status.index());
+    }
+}
+
+/// `{phase, summary, iteration, timestamp}`; the phase as its index.
+fn write_event(out: &mut Out<'_>, event: &ReasoningEvent) {
+    out.number(event.phase as u32);
+    out.string(&event.summary);
+    out.number(event.iteration);
+    out.float(event.timestamp);
+}
+
+/// `{goal, planSnapshot, keyFindings, artifacts, nextActions}`.
+fn write_capsule(out: &mut Out<'_>, capsule: &ContextCapsule) {
+    out.string(&capsule.goal);
+    out.flag(capsule.plan_snapshot.is_some());
+    if let Some(snapshot) = &capsule.plan_snapshot {
+        write_snapshot(out, snapshot);
+    }
+    let strings = |out: &mut Out<'_>, items: &[String]| {
+        out.count(items.len());
+        items.iter().for_each(|item| out.string(item));
+    };
+    strings(out, &capsule.key_findings);
+    out.count(capsule.artifacts.len());
+    for Artifact { kind, reference, summary } in &capsule.artifacts {
+        out.string(kind);
+        out.string(reference);
+        out.string(summary);
+    }
+    strings(out, &capsule.next_actions);
 }
 
 /// The number output of [`Status::Found`]: the todo count; then `focus` and `note`, each

@@ -1,16 +1,16 @@
 //! The memory the JS layer and the module share: one input buffer the JS layer writes a
 //! call's arguments into (UTF-8, with one `TextEncoder.encodeInto`), one text output
-//! (JSON for `JSON.parse`), one number output (offsets and counts) and a small header
-//! saying where each output is. Every call crosses the boundary once each way.
+//! (JSON for `JSON.parse`, or the strings of a structured result), one number output
+//! (offsets, counts, the shape of a structured result) and a small header saying where
+//! each output is. Every call crosses the boundary once each way.
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::ops::Status;
-use crate::error::Error;
+use super::out::Out;
 
 thread_local! {
     static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
@@ -51,6 +51,7 @@ pub fn with_input<R>(len: usize, work: impl FnOnce(&[u8]) -> R) -> R {
 }
 
 /// Sets the text output to `text`.
+#[cfg(feature = "core")]
 pub fn set_text(text: &[u8]) {
     TEXT.with(|out| {
         let mut out = out.borrow_mut();
@@ -62,12 +63,14 @@ pub fn set_text(text: &[u8]) {
 }
 
 /// Sets the text output to `value` as JSON.
-pub fn set_json<T: Serialize + ?Sized>(value: &T) -> Result<(), Error> {
+#[cfg(feature = "session")]
+pub fn set_json<T: serde::Serialize + ?Sized>(value: &T) -> Result<(), crate::error::Error> {
     TEXT.with(|out| {
         let mut out = out.borrow_mut();
         out.clear();
         // (Its error's text would carry every message of serde_json into the module.)
-        serde_json::to_writer(&mut *out, value).map_err(|_| Error::internal("a result that is not JSON"))?;
+        serde_json::to_writer(&mut *out, value)
+            .map_err(|_| crate::error::Error::internal("a result that is not JSON"))?;
         HEADER[0].store(out.as_ptr() as u32, Ordering::Relaxed);
         HEADER[1].store(out.len() as u32, Ordering::Relaxed);
         Ok(())
@@ -85,15 +88,14 @@ pub fn set_numbers(fill: impl FnOnce(&mut Vec<u32>)) {
     });
 }
 
-/// Lets `write` fill both outputs at once: numbers, and text (UTF-8).
-#[cfg(feature = "core")]
-pub fn set_both(write: impl FnOnce(&mut Vec<u32>, &mut Vec<u8>)) {
+/// Lets `fill` write a structured result into both outputs (see [`Out`]).
+pub fn write(fill: impl FnOnce(&mut Out<'_>)) {
     NUMBERS.with(|numbers| {
         TEXT.with(|text| {
             let (mut numbers, mut text) = (numbers.borrow_mut(), text.borrow_mut());
             numbers.clear();
             text.clear();
-            write(&mut numbers, &mut text);
+            fill(&mut Out::new(&mut numbers, &mut text));
             HEADER[0].store(text.as_ptr() as u32, Ordering::Relaxed);
             HEADER[1].store(text.len() as u32, Ordering::Relaxed);
             HEADER[2].store(numbers.as_ptr() as u32, Ordering::Relaxed);
@@ -103,13 +105,14 @@ pub fn set_both(write: impl FnOnce(&mut Vec<u32>, &mut Vec<u8>)) {
 }
 
 /// `value` as the call's JSON result.
-pub fn json<T: Serialize + ?Sized>(value: &T) -> Result<Status, Error> {
+#[cfg(feature = "session")]
+pub fn json<T: serde::Serialize + ?Sized>(value: &T) -> Result<Status, crate::error::Error> {
     set_json(value)?;
     Ok(Status::Json)
 }
 
 /// `n` as the call's result (a handle, a count).
-pub fn number(n: u32) -> Result<Status, Error> {
+pub fn number(n: u32) -> Result<Status, crate::error::Error> {
     set_numbers(|out| out.push(n));
     Ok(Status::Number)
 }

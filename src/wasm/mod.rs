@@ -15,9 +15,11 @@ mod args;
 #[cfg(feature = "core")]
 mod core;
 mod io;
-#[cfg(feature = "core")]
 mod issues;
+#[cfg(feature = "core")]
+mod mistakes;
 pub mod ops;
+mod out;
 #[cfg(feature = "session")]
 mod session;
 mod slab;
@@ -76,16 +78,17 @@ fn dispatch(op: Op, handle: u32, input: Input<'_>, number: f64) -> Result<Status
     Err(Error::internal(&format!("operation {} is not in this module", op as u32)))
 }
 
-/// An error as `{code, message, data}`, for the JS layer's `PlanloopError`.
+/// An error for the JS layer's `PlanloopError`: its code, its message, then `data`'s
+/// fields (`argument`, `issues`, `detail`), each optional.
 fn write_error(error: &Error) {
-    #[derive(serde::Serialize)]
-    struct Thrown<'e> {
-        code: crate::error::ErrorCode,
-        message: &'e str,
-        data: &'e crate::error::ErrorData,
-    }
-    let thrown = Thrown { code: error.code, message: &error.message, data: &error.data };
-    if io::set_json(&thrown).is_err() {
-        io::set_text(br#"{"code":"internal","message":"planloop could not write an error","data":{}}"#);
-    }
+    io::write(|out| {
+        out.ascii(error.code.as_str());
+        out.string(&error.message);
+        out.optional_string(error.data.argument.as_deref());
+        out.flag(error.data.issues.is_some());
+        if let Some(issues) = &error.data.issues {
+            out.issues(issues);
+        }
+        out.optional_string(error.data.detail.as_deref());
+    });
 }

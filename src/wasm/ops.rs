@@ -100,6 +100,9 @@ pub enum Status {
     Issues = 6,
     /// A `write_todos` call refused for its arguments: the ack's message, then its issues.
     Rejected = 7,
+    /// A structured result, as `wasm::out` writes them; the call's reader in the JS
+    /// layer knows its shape.
+    Fields = 8,
 }
 
 impl Status {
@@ -113,5 +116,6 @@ impl Status {
         ("Accepted", Status::Accepted as u32),
         ("Issues", Status::Issues as u32),
         ("Rejected", Status::Rejected as u32),
+        ("Fields", Status::Fields as u32),
     ];
 }

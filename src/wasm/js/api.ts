@@ -41,12 +41,19 @@ import type {
 import { Thrown, encodeArgs, encodeValue } from "./encode.js";
 import type { Engine } from "./engine.js";
 import { core, session } from "./modules.js";
-import { IssueReader } from "./issues.js";
-import { Op, Status } from "./ops.js";
+import { Op, PHASES, STATUSES, Status } from "./ops.js";
+import type { Reader } from "./reader.js";
 
 /** Calls `op` with `args` (encoded as JS values) and reads the result. */
 function call<T>(engine: Engine, op: number, handle: number, args: readonly unknown[]): T {
   return engine.result(engine.call(op, handle, encodeArgs(args))) as T;
+}
+
+/** Calls `op` with `args` and builds its structured result with `read`. */
+function fields<T>(engine: Engine, op: number, handle: number, args: readonly unknown[], read: (reader: Reader) => T): T {
+  const status = engine.call(op, handle, encodeArgs(args));
+  if (status === Status.Fields) return read(engine.reader());
+  return engine.result(status) as T;
 }
 
 // A string with a lone surrogate cannot cross as UTF-8: it crosses as its JSON literal.
@@ -70,7 +77,6 @@ function found(source: string, flag: number, start: number, end: number): string
   return flag === 1 ? source.slice(start, end) : (JSON.parse(source.slice(start - 1, end + 1)) as string);
 }
 
-const STATUSES = ["pending", "in_progress", "completed"] as const;
 const OPTIONAL = ["focus", "note"] as const;
 
 /** `write_todos` arguments the core found valid, built from the places of their strings
@@ -89,28 +95,38 @@ function foundArgs(n: Uint32Array, base: number, source: string): WriteTodos {
   return data;
 }
 
-function issueReader(engine: Engine): IssueReader {
-  const text = engine.text();
-  return new IssueReader(engine.words, engine.numbersAt(), text);
+/** A todo list as the core writes it (see `write_todos` in src/wasm/core.rs). */
+function readTodos(reader: Reader): Todo[] {
+  return reader.list((r) => ({ id: r.string(), content: r.string(), status: STATUSES[r.number()]! }));
 }
 
-/** A validation the core wrote as JSON; optional keys given as `undefined` (which JSON
- * cannot carry, and zod keeps) are named in its number output. */
-function jsonValidation(engine: Engine): WriteTodosValidation {
-  const undefinedKeys = Array.from(engine.numbers());
-  const result = JSON.parse(engine.text()) as WriteTodosValidation;
-  if (result.success && undefinedKeys.length > 0) {
-    // Written as `null` in the JSON; put back as the `undefined` zod keeps.
-    const parsed: Partial<WriteTodos> = result.data;
-    const data: WriteTodos = { todos: result.data.todos };
-    OPTIONAL.forEach((key, index) => {
-      if (undefinedKeys.includes(index)) data[key] = undefined;
-      else if (key in parsed) data[key] = parsed[key];
-    });
-    return { success: true, data };
+/** Valid arguments the core read on its full path (see `write_data` in src/wasm/core.rs). */
+function readArgs(reader: Reader): WriteTodos {
+  const data: WriteTodos = { todos: readTodos(reader) };
+  for (const key of OPTIONAL) {
+    const kind = reader.number();
+    if (kind === 1) data[key] = reader.string();
+    else if (kind === 2) data[key] = undefined;
   }
-  return result;
+  return data;
 }
+
+function readSnapshot(reader: Reader): PlannerSnapshot {
+  return { revision: reader.number(), todos: readTodos(reader), focus: reader.optionalString(), note: reader.optionalString(), updatedAt: reader.optionalFloat() };
+}
+
+function readEvent(reader: Reader): ReasoningEvent {
+  return { phase: PHASES[reader.number()]!, summary: reader.string(), iteration: reader.number(), timestamp: reader.float() };
+}
+
+/** An ack the core made on its full path (see `ack` in src/wasm/core.rs). */
+function readAck(reader: Reader): PlannerAck {
+  if (reader.flag()) return { ok: true, revision: reader.number(), todoCount: reader.number(), inProgress: reader.optionalString() };
+  return { ok: false, error: reader.string() as "planner_overuse_execute_next_step", message: reader.string() };
+}
+
+const VALIDATE = [Op.ValidateText, Op.ValidateValue, Op.ValidateQuoted] as const;
+const APPLY = [Op.PlannerApplyText, Op.PlannerApplyValue, Op.PlannerApplyQuoted] as const;
 
 /** Validates `write_todos` arguments exactly as zod 4's `safeParse` would for the tool's
  * schema. `args` may be the raw JSON text of a tool call; text that is not JSON gives one
@@ -118,10 +134,10 @@ function jsonValidation(engine: Engine): WriteTodosValidation {
 export function validateWriteTodos(args: unknown): WriteTodosValidation {
   const engine = core();
   const { form, text, source } = crossing(args);
-  const status = engine.call([Op.ValidateText, Op.ValidateValue, Op.ValidateQuoted][form]!, 0, text);
+  const status = engine.call(VALIDATE[form], 0, text);
   if (status === Status.Found) return { success: true, data: foundArgs(engine.words, engine.numbersAt(), source) };
-  if (status === Status.Issues) return { success: false, error: { issues: issueReader(engine).issues() } };
-  if (status === Status.Json) return jsonValidation(engine);
+  if (status === Status.Issues) return { success: false, error: { issues: engine.reader().issues() } };
+  if (status === Status.Fields) return { success: true, data: readArgs(engine.reader()) };
   return engine.result(status) as WriteTodosValidation;
 }
 
@@ -132,19 +148,31 @@ export function writeTodosJsonSchema(): JsonSchema {
 
 /** The planner tools planloop answers itself, as `{name, description, parameters}`. */
 export function toolDefinitions(): ToolDefinition[] {
-  return call(core(), Op.ToolDefinitions, 0, []);
+  return fields(core(), Op.ToolDefinitions, 0, [], (r) => {
+    const name = r.string();
+    const description = r.string();
+    // Tool APIs take the schema of the arguments, without its document keywords.
+    const { $schema, title, ...parameters } = JSON.parse(r.string()) as JsonSchema;
+    return [{ name, description, parameters }];
+  });
 }
 
 /** One sentence of the visible text, capped at `maxChars` code points (default 160);
  * `null` when the text has none. Hidden reasoning (`<think>…</think>` and the like) is
  * never returned. */
 export function extractReflection(text: string, maxChars?: number): string | null {
-  return call(core(), Op.ExtractReflection, 0, [text, maxChars]);
+  return fields(core(), Op.ExtractReflection, 0, [text, maxChars], (r) => r.optionalString());
 }
 
 /** Builds a `ContextCapsule`, cutting every list and string to its cap. */
 export function contextCapsule(input: ContextCapsuleInput): ContextCapsule {
-  return call(core(), Op.ContextCapsule, 0, [input]);
+  return fields(core(), Op.ContextCapsule, 0, [input], (r) => ({
+    goal: r.string(),
+    planSnapshot: r.flag() ? readSnapshot(r) : null,
+    keyFindings: r.strings(),
+    artifacts: r.list((a) => ({ type: a.string(), ref: a.string(), summary: a.string() })),
+    nextActions: r.strings(),
+  }));
 }
 
 /** Composes a system prompt: the agent's own prompt, then planloop's parts and the
@@ -203,21 +231,33 @@ export class PlannerState extends Instance {
   /** Starts an iteration with the names of every tool the model called in it; the
    * verdict says whether its planner calls will be refused. */
   recordIteration(toolNames: string[]): IterationVerdict {
-    return this.call(Op.PlannerRecordIteration, [toolNames]);
+    return fields(this.engine(), Op.PlannerRecordIteration, this.handle, [toolNames], (r) => ({
+      iteration: r.number(),
+      plannerOnly: r.flag(),
+      plannerOnlyStreak: r.number(),
+      refusal: r.optionalString() as IterationVerdict["refusal"],
+    }));
   }
 
   /** Applies one `write_todos` call (an object or its raw JSON text) and returns the ack
    * to send back as the tool result. */
   applyWriteTodos(args: unknown, nowMs: number): PlannerAck {
-    if (typeof nowMs !== "number" || !Number.isFinite(nowMs)) return this.call(Op.PlannerApplyChecked, [args, nowMs]);
     const engine = this.engine();
-    const { form, text, source } = crossing(args);
-    const status = engine.call([Op.PlannerApplyText, Op.PlannerApplyValue, Op.PlannerApplyQuoted][form]!, this.handle, text, nowMs);
+    let status: number;
+    let source = "";
+    if (typeof nowMs !== "number" || !Number.isFinite(nowMs)) {
+      status = engine.call(Op.PlannerApplyChecked, this.handle, encodeArgs([args, nowMs]));
+    } else {
+      const crossed = crossing(args);
+      source = crossed.source;
+      status = engine.call(APPLY[crossed.form], this.handle, crossed.text, nowMs);
+    }
     if (status === Status.Rejected) {
-      const reader = issueReader(engine);
+      const reader = engine.reader();
       const message = reader.string();
       return { ok: false, error: "invalid_arguments", message, issues: reader.issues() };
     }
+    if (status === Status.Fields) return readAck(engine.reader());
     if (status !== Status.Accepted) return engine.result(status) as PlannerAck;
     const at = engine.numbersAt();
     const n = engine.words;
@@ -226,7 +266,7 @@ export class PlannerState extends Instance {
 
   /** `{revision, todos, focus, note, updatedAt}`. */
   snapshot(): PlannerSnapshot {
-    return this.call(Op.PlannerSnapshot, []);
+    return fields(this.engine(), Op.PlannerSnapshot, this.handle, [], readSnapshot);
   }
 }
 
@@ -239,33 +279,33 @@ export class ReasoningLog extends Instance {
 
   /** `[Plan] 2/4 done · now: <id>`, from `planner.snapshot()`. */
   recordPlan(snapshot: PlannerSnapshot, iteration: number, nowMs: number): ReasoningEvent {
-    return this.call(Op.LogRecordPlan, [snapshot, iteration, nowMs]);
+    return fields(this.engine(), Op.LogRecordPlan, this.handle, [snapshot, iteration, nowMs], readEvent);
   }
 
   /** `[Act] tool("primary argument")`; `args` is the call's arguments, as an object or
    * its JSON text. */
   recordAct(tool: string, args: unknown, iteration: number, nowMs: number): ReasoningEvent {
-    return this.call(Op.LogRecordAct, [tool, args, iteration, nowMs]);
+    return fields(this.engine(), Op.LogRecordAct, this.handle, [tool, args, iteration, nowMs], readEvent);
   }
 
   /** `[Obs] tool ok: <first line>` or `[Obs] tool failed: <first line>`. */
   recordObs(tool: string, output: string, isError: boolean, iteration: number, nowMs: number): ReasoningEvent {
-    return this.call(Op.LogRecordObs, [tool, output, isError, iteration, nowMs]);
+    return fields(this.engine(), Op.LogRecordObs, this.handle, [tool, output, isError, iteration, nowMs], readEvent);
   }
 
   /** `[Reflect] <first visible sentence>`, or `null` when the text has none. */
   recordReflection(text: string, iteration: number, nowMs: number, maxChars?: number): ReasoningEvent | null {
-    return this.call(Op.LogRecordReflection, [text, iteration, nowMs, maxChars]);
+    return fields(this.engine(), Op.LogRecordReflection, this.handle, [text, iteration, nowMs, maxChars], (r) => (r.flag() ? readEvent(r) : null));
   }
 
   /** The kept events, oldest first. */
   events(): ReasoningEvent[] {
-    return this.call(Op.LogEvents, []);
+    return fields(this.engine(), Op.LogEvents, this.handle, [], (r) => r.list(readEvent));
   }
 
   /** The kept events as tagged display lines, oldest first. */
   steps(): string[] {
-    return this.call(Op.LogSteps, []);
+    return fields(this.engine(), Op.LogSteps, this.handle, [], (r) => r.strings());
   }
 
   /** Forgets every event. */

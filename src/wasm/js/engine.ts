@@ -1,8 +1,10 @@
 // One instantiated planloop module, and the crossing of its boundary: arguments go in as
 // UTF-8 with one `encodeInto` into the module's input buffer, results come back as JSON
-// text (for `JSON.parse`, which makes every key an own property) or as a few numbers.
+// text (for `JSON.parse`, which makes every key an own property), as a few numbers, or
+// as a structured result for a `Reader`.
 import { PlanloopError } from "./error.js";
 import { Status } from "./ops.js";
+import { Reader } from "./reader.js";
 
 /** What a planloop module exports (see `src/wasm/mod.rs`). */
 export interface Exports {
@@ -19,7 +21,6 @@ export class Engine {
   private readonly exports: Exports;
   /** The header's place in `words`. */
   private readonly header: number;
-  private buffer: ArrayBuffer;
   private bytes: Uint8Array;
   /** The module's memory as 32-bit words, where the number output is read. */
   words: Uint32Array;
@@ -29,16 +30,15 @@ export class Engine {
   constructor(exports: Exports) {
     this.exports = exports;
     this.header = exports.pl_header() >>> 2;
-    this.buffer = exports.memory.buffer;
-    this.bytes = new Uint8Array(this.buffer);
-    this.words = new Uint32Array(this.buffer);
+    this.bytes = new Uint8Array(exports.memory.buffer);
+    this.words = new Uint32Array(exports.memory.buffer);
     this.input = this.bytes.subarray(0, 0);
   }
 
   /** Runs `op` with `text` in the input buffer; the status says what to read. */
   call(op: number, handle: number, text: string, number = 0): number {
     // UTF-8 takes at most three bytes per UTF-16 unit.
-    if (text.length * 3 > this.input.length || this.buffer !== this.exports.memory.buffer) this.grow(text.length * 3);
+    if (text.length * 3 > this.input.length || this.bytes.byteLength === 0) this.grow(text.length * 3);
     const { written } = encoder.encodeInto(text, this.input);
     // As many bytes as UTF-16 units: the text is ASCII, and offsets need no conversion.
     return this.exports.pl_call(op, handle, written, number, written === text.length ? 1 : 0) >>> 0;
@@ -78,9 +78,23 @@ export class Engine {
     return this.words.slice(at, at + this.words[this.header + 3]!);
   }
 
-  /** The error of the last call, as a PlanloopError. */
+  /** The structured result of the last call (valid until the next call). */
+  reader(): Reader {
+    const text = this.text();
+    return new Reader(this.words, this.numbersAt(), text);
+  }
+
+  /** The error of the last call, as a PlanloopError (see `write_error` in src/wasm/mod.rs). */
   error(): PlanloopError {
-    const { code, message, data } = JSON.parse(this.text()) as { code: string; message: string; data: object };
+    const reader = this.reader();
+    const code = reader.string();
+    const message = reader.string();
+    const data: { argument?: string; issues?: unknown[]; detail?: string } = {};
+    const argument = reader.optionalString();
+    if (argument !== null) data.argument = argument;
+    if (reader.flag()) data.issues = reader.issues();
+    const detail = reader.optionalString();
+    if (detail !== null) data.detail = detail;
     return new PlanloopError(message, code, data);
   }
 
@@ -90,15 +104,15 @@ export class Engine {
     this.input = this.bytes.subarray(at, at + Math.max(capacity, this.input.length));
   }
 
-  /** The module's memory can grow, which replaces its buffer and detaches the views. */
+  /** The module's memory can grow, which replaces its buffer and detaches the views (a
+   * detached view is empty: checking that is cheaper than asking for the buffer). */
   private refresh(): this {
-    const buffer = this.exports.memory.buffer;
-    if (buffer !== this.buffer) {
-      this.buffer = buffer;
+    if (this.bytes.byteLength === 0) {
+      const buffer = this.exports.memory.buffer;
       this.bytes = new Uint8Array(buffer);
       this.words = new Uint32Array(buffer);
-      const at = this.input.byteOffset;
-      this.input = this.bytes.subarray(at, at + this.input.length);
+      // (The old view is detached, and no longer says where it was: asked again on the next call.)
+      this.input = this.bytes.subarray(0, 0);
     }
     return this;
   }

@@ -66,8 +66,13 @@ export const Status = {
   Accepted: 5,
   Issues: 6,
   Rejected: 7,
+  Fields: 8,
 } as const;
 
 /** An issue's `expected` and `origin`, by number (see src/wasm/issues.rs). */
 export const EXPECTED = ["object", "array", "string", "number", "int", "boolean", "null", "record"] as const;
 export const ORIGINS = ["string", "array", "number", "unknown"] as const;
+
+/** A todo's `status` and a reasoning event's `phase`, by number. */
+export const STATUSES = ["pending", "in_progress", "completed"] as const;
+export const PHASES = ["plan", "act", "obs", "reflect"] as const;
