@@ -14,7 +14,7 @@ use crate::error::Result;
 use crate::plan::guard::{IterationVerdict, OveruseGuard, Refusal};
 use crate::plan::todos::{self, Args, Todo, WriteTodos};
 use crate::validate::input::Input;
-use crate::validate::write_todos::{self, Found, Mistake, Outcome};
+use crate::validate::write_todos::{self, Found, Mistake, Outcome, Source};
 
 /// Options of a PlannerState.
 #[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
@@ -174,9 +174,10 @@ impl PlannerState {
     /// reusing the strings of the list it replaces; the new revision.
     pub fn replace_found(&mut self, text: &[u8], found: &Found, now_ms: f64) -> u32 {
         let state = &mut self.state;
-        todos::assign_found(&mut state.todos, text, &found.todos);
-        todos::assign_field(&mut state.focus, text, &found.focus);
-        todos::assign_field(&mut state.note, text, &found.note);
+        let text = Source::new(text);
+        todos::assign_found(&mut state.todos, &text, &found.todos);
+        todos::assign_field(&mut state.focus, &text, &found.focus);
+        todos::assign_field(&mut state.note, &text, &found.note);
         state.revision = state.revision.saturating_add(1);
         state.updated_at = Some(now_ms);
         state.revision

@@ -16,7 +16,7 @@ use crate::json::value::Value;
 use crate::validate::compiled;
 use crate::validate::input::Input;
 use crate::validate::schema::{self};
-use crate::validate::write_todos::{self, Field, Found, FoundTodo, Mistake, Outcome, Span, STATUSES};
+use crate::validate::write_todos::{self, Field, Found, FoundTodo, Mistake, Outcome, Source, Span, STATUSES};
 
 /// Where a todo stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -191,7 +191,7 @@ pub fn validate<'a, I: Input<'a>>(args: Args<'a, I>) -> Result<WriteTodosValidat
     };
     match write_todos::read(text, host) {
         Outcome::Valid(found) => {
-            return Ok(WriteTodosValidation::Success { success: Flag, data: found_value(text, &found) })
+            return Ok(WriteTodosValidation::Success { success: Flag, data: found_value(&Source::new(text), &found) })
         }
         Outcome::Invalid(mistakes) => {
             return Ok(WriteTodosValidation::from_outcome(Err(mistakes.iter().map(Mistake::issue).collect())))
@@ -211,7 +211,7 @@ pub fn validate<'a, I: Input<'a>>(args: Args<'a, I>) -> Result<WriteTodosValidat
 
 /// Writes the todos the one-pass reader found in `text` over `todos`, keeping the strings'
 /// allocations: a model rewrites much the same list call after call.
-pub fn assign_found(todos: &mut Vec<Todo>, text: &[u8], found: &[FoundTodo]) {
+pub fn assign_found(todos: &mut Vec<Todo>, text: &Source<'_>, found: &[FoundTodo]) {
     todos.truncate(found.len());
     for (i, t) in found.iter().enumerate() {
         let status = TodoStatus::from_index(t.status);
@@ -222,8 +222,8 @@ pub fn assign_found(todos: &mut Vec<Todo>, text: &[u8], found: &[FoundTodo]) {
                 todo.status = status;
             }
             None => todos.push(Todo {
-                id: decode(text, &t.id).into_owned(),
-                content: decode(text, &t.content).into_owned(),
+                id: text.string(&t.id).into_owned(),
+                content: text.string(&t.content).into_owned(),
                 status,
             }),
         }
@@ -231,25 +231,25 @@ pub fn assign_found(todos: &mut Vec<Todo>, text: &[u8], found: &[FoundTodo]) {
 }
 
 /// Writes the optional string the one-pass reader found over `slot`.
-pub fn assign_field(slot: &mut Option<String>, text: &[u8], field: &Field) {
+pub fn assign_field(slot: &mut Option<String>, text: &Source<'_>, field: &Field) {
     match (field, slot.as_mut()) {
         (Field::Text(span), Some(s)) => assign(s, text, span),
-        (Field::Text(span), None) => *slot = Some(decode(text, span).into_owned()),
+        (Field::Text(span), None) => *slot = Some(text.string(span).into_owned()),
         (Field::Absent | Field::Undefined, _) => *slot = None,
     }
 }
 
-fn assign(s: &mut String, text: &[u8], span: &Span) {
+fn assign(s: &mut String, text: &Source<'_>, span: &Span) {
     s.clear();
-    s.push_str(&decode(text, span));
+    s.push_str(&text.string(span));
 }
 
 /// The validated data of arguments the one-pass reader found valid, as zod returns it.
-fn found_value<'a>(text: &'a [u8], found: &Found) -> Value<'a> {
+fn found_value<'a>(text: &Source<'a>, found: &Found) -> Value<'a> {
     let todo = |t: &FoundTodo| {
         Value::Object(vec![
-            (Cow::Borrowed("id"), Value::String(decode(text, &t.id))),
-            (Cow::Borrowed("content"), Value::String(decode(text, &t.content))),
+            (Cow::Borrowed("id"), Value::String(text.string(&t.id))),
+            (Cow::Borrowed("content"), Value::String(text.string(&t.content))),
             (Cow::Borrowed("status"), Value::String(Cow::Borrowed(STATUSES[t.status as usize]))),
         ])
     };
@@ -258,27 +258,10 @@ fn found_value<'a>(text: &'a [u8], found: &Found) -> Value<'a> {
         match field {
             Field::Absent => {}
             Field::Undefined => members.push((Cow::Borrowed(key), Value::Undefined)),
-            Field::Text(span) => members.push((Cow::Borrowed(key), Value::String(decode(text, &span)))),
+            Field::Text(span) => members.push((Cow::Borrowed(key), Value::String(text.string(&span)))),
         }
     }
     Value::Object(members)
-}
-
-/// A string the reader found: a slice of the text, or its escapes decoded.
-fn decode<'a>(text: &'a [u8], span: &Span) -> Cow<'a, str> {
-    let (start, end) = (span.start as usize, span.end as usize);
-    match span.escaped {
-        // The reader checked it is UTF-8 (from_utf8 takes its fast path; the lossy
-        // conversion, character by character, took a third of applyWriteTodos).
-        false => std::str::from_utf8(&text[start..end]).map_or(Cow::Borrowed(""), Cow::Borrowed),
-        true => match crate::json::parse(&text[start - 1..end + 1]) {
-            Ok(document) => match document.into_shallow() {
-                Value::String(s) => Cow::Owned(s.into_owned()),
-                _ => Cow::Borrowed(""),
-            },
-            Err(_) => Cow::Borrowed(""),
-        },
-    }
 }
 
 /// How far the list has come: `(completed, total)`.

@@ -359,7 +359,7 @@ fn write_found(given: Input<'_>, found: &Found) {
             numbers.push(kind);
             push_span(numbers, span);
         }
-        for todo in &found.todos {
+        for todo in found.todos.iter() {
             push_span(numbers, Some(todo.id));
             push_span(numbers, Some(todo.content));
             numbers.push(u32::from(todo.status));
