@@ -1,7 +1,9 @@
-// make bench: planloop against what a host would write instead (JSON.parse + zod
-// safeParse; an array join and a regex replace for composePrompt), in one Node process,
-// in interleaved rounds, reporting medians and ratios. Absolute times vary with the
-// machine; the ratios are the result.
+// make bench: every figure the engine is held to, measured side by side in one Node
+// process against what a host would write instead (JSON.parse + zod safeParse, a JS
+// state update, an array join and a regex replace), in interleaved rounds, reporting
+// medians. Absolute times vary with the machine; the ratios are the result
+// (planloop's time over the other's: below 1 means planloop is faster). It prints;
+// nothing here is a test.
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { performance } from "node:perf_hooks";
@@ -11,38 +13,12 @@ import { writeTodosSchema } from "../tests/js/support/seed-schema.mjs";
 
 const ROUNDS = 25;
 const BATCH = 2000;
-
-const todo = (i, content) => ({ id: `step_${i}`, content, status: i === 0 ? "in_progress" : "pending" });
-const payloads = {
-  "valid, 1 todo": { todos: [todo(0, "Read the note")] },
-  "valid, 4 todos (463 B)": {
-    todos: [
-      todo(0, "Read the quarterly report note and list the revenue lines"),
-      todo(1, "Search the vault for the previous quarter's figures"),
-      todo(2, "Compute the change per line and the total"),
-      todo(3, "Write the summary note with a table and a short conclusion"),
-    ],
-    focus: "reading the report",
-  },
-  "valid, 8 todos × 140 chars": { todos: Array.from({ length: 8 }, (_, i) => todo(i, "x".repeat(140))), note: "n".repeat(200) },
-  "invalid status": { todos: [{ id: "a", content: "Read", status: "done" }] },
-  "invalid, 9 todos": { todos: Array.from({ length: 9 }, (_, i) => todo(i, "Read")) },
-  "invalid, 3 issues": { todos: [{ id: "", content: 5 }], focus: "f".repeat(41) },
-};
-
-// What a host would do without planloop, to the same effect as applyWriteTodos.
-function zodApply(state, text, now) {
-  const parsed = writeTodosSchema.safeParse(JSON.parse(text));
-  if (!parsed.success) return { ok: false, error: "invalid_arguments", issues: parsed.error.issues };
-  state.revision += 1;
-  state.todos = parsed.data.todos;
-  state.updatedAt = now;
-  const current = parsed.data.todos.find((t) => t.status === "in_progress");
-  return { ok: true, revision: state.revision, todoCount: parsed.data.todos.length, inProgress: current ? current.id : null };
-}
+const pkg = (file) => new URL(`../pkg/${file}`, import.meta.url);
+const zodVersion = JSON.parse(readFileSync(new URL("../node_modules/zod/package.json", import.meta.url))).version;
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+/** Median ns per call of each contender, over interleaved rounds. */
 function measure(contenders, batch = BATCH) {
   const samples = Object.fromEntries(Object.keys(contenders).map((k) => [k, []]));
   for (let round = 0; round < ROUNDS; round++) {
@@ -55,37 +31,87 @@ function measure(contenders, batch = BATCH) {
   return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
 }
 
+const progress = (what) => process.stderr.write(`bench: ${what}…\n`);
+/** The figures of the goal table, in order: [figure, measured, must reach, aim, unit]. */
+const goals = [];
+const ns = (x) => `${x.toFixed(0).padStart(6)} ns`;
+const us = (x) => `${(x / 1000).toFixed(1).padStart(7)} µs`;
+const gz = (bytes) => gzipSync(bytes, { level: 9 }).length;
+
+// --- write_todos: validate and apply, valid and invalid -------------------------------
+
+const todo = (i, content) => ({ id: `step_${i}`, content, status: i === 0 ? "in_progress" : "pending" });
+const valid = {
+  "valid, 1 todo": { todos: [todo(0, "Read the note")] },
+  "valid, 4 todos": {
+    todos: [
+      todo(0, "Read the quarterly report note and list the revenue lines"),
+      todo(1, "Search the vault for the previous quarter's figures"),
+      todo(2, "Compute the change per line and the total"),
+      todo(3, "Write the summary note with a table and a short conclusion"),
+    ],
+    focus: "reading the report",
+  },
+  "valid, 8 todos × 140 chars": { todos: Array.from({ length: 8 }, (_, i) => todo(i, "x".repeat(140))), note: "n".repeat(200) },
+};
+const invalid = {
+  "invalid status": { todos: [{ id: "a", content: "Read", status: "done" }] },
+  "invalid, 9 todos": { todos: Array.from({ length: 9 }, (_, i) => todo(i, "Read")) },
+  "invalid, 3 issues": { todos: [{ id: "", content: 5 }], focus: "f".repeat(41) },
+};
+
+/** What a host would do without planloop, to the same effect as applyWriteTodos. */
+function zodApply(state, text, now) {
+  const parsed = writeTodosSchema.safeParse(JSON.parse(text));
+  if (!parsed.success) return { ok: false, error: "invalid_arguments", issues: parsed.error.issues };
+  state.revision += 1;
+  state.todos = parsed.data.todos;
+  state.updatedAt = now;
+  const current = parsed.data.todos.find((t) => t.status === "in_progress");
+  return { ok: true, revision: state.revision, todoCount: parsed.data.todos.length, inProgress: current ? current.id : null };
+}
+
+function zodAnswer(text) {
+  const r = writeTodosSchema.safeParse(JSON.parse(text));
+  return r.success ? { success: true, data: r.data } : { success: false, error: { issues: r.error.issues } };
+}
+
 const rows = [];
-for (const [label, payload] of Object.entries(payloads)) {
+for (const [label, payload] of Object.entries({ ...valid, ...invalid })) {
+  progress(label);
   const text = JSON.stringify(payload);
+  if (JSON.stringify(planloop.validateWriteTodos(text)) !== JSON.stringify(zodAnswer(text))) throw new Error(`planloop and zod disagree on ${label}`);
   const planner = new planloop.PlannerState();
   const state = { revision: 0, todos: [], updatedAt: null };
-  // The same answer first, then the race.
-  const same = JSON.stringify(planloop.validateWriteTodos(text)) ===
-    JSON.stringify(((r) => (r.success ? { success: true, data: r.data } : { success: false, error: { issues: r.error.issues } }))(writeTodosSchema.safeParse(JSON.parse(text))));
-  if (!same) throw new Error(`planloop and zod disagree on ${label}`);
   const t = measure({
     validate: () => planloop.validateWriteTodos(text),
     zod: () => writeTodosSchema.safeParse(JSON.parse(text)),
     apply: (i) => planner.applyWriteTodos(text, i),
     zodApply: (i) => zodApply(state, text, i),
   });
-  rows.push({ label, bytes: text.length, ...t });
+  rows.push({ label, bytes: Buffer.byteLength(text), valid: label in valid, ...t });
 }
 
-const ns = (x) => `${x.toFixed(0).padStart(6)} ns`;
-const ratio = (mine, theirs) => `${(theirs / mine).toFixed(2)}×`;
-console.log(`planloop vs JSON.parse + zod ${JSON.parse(readFileSync(new URL("../node_modules/zod/package.json", import.meta.url))).version} (median of ${ROUNDS} interleaved rounds × ${BATCH} ops; ratio > 1 means planloop is faster)\n`);
-console.log("payload                      bytes | validateWriteTodos  JSON.parse+safeParse  speed-up | applyWriteTodos  JSON.parse+safeParse+ack  speed-up");
+console.log(`\nwrite_todos: planloop against JSON.parse + zod ${zodVersion} safeParse (median of ${ROUNDS} interleaved rounds × ${BATCH} calls; ratio = planloop / zod)\n`);
+console.log("payload                      bytes | validateWriteTodos   parse+safeParse  ratio | applyWriteTodos   parse+safeParse+state  ratio");
 for (const r of rows) {
   console.log(
-    `${r.label.padEnd(28)} ${String(r.bytes).padStart(5)} | ${ns(r.validate)}           ${ns(r.zod)}        ${ratio(r.validate, r.zod).padStart(6)} | ${ns(r.apply)}        ${ns(r.zodApply)}              ${ratio(r.apply, r.zodApply).padStart(6)}`,
+    `${r.label.padEnd(28)} ${String(r.bytes).padStart(5)} | ${ns(r.validate)}        ${ns(r.zod)}  ${(r.validate / r.zod).toFixed(2).padStart(5)} | ${ns(r.apply)}     ${ns(r.zodApply)}         ${(r.apply / r.zodApply).toFixed(2).padStart(5)}`,
   );
 }
+const span = (xs) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}`;
+const validRows = rows.filter((r) => r.valid);
+const invalidRows = rows.filter((r) => !r.valid);
+goals.push(["validateWriteTodos(text), valid 1/4/8 todos, vs parse + safeParse", validRows.map((r) => r.validate / r.zod), 0.5, 0.3]);
+goals.push(["applyWriteTodos(text), valid 1/4/8 todos, vs parse + safeParse + state", validRows.map((r) => r.apply / r.zodApply), 0.35, 0.25]);
+goals.push(["invalid payloads (validate and apply) vs the same zod path", invalidRows.flatMap((r) => [r.validate / r.zod, r.apply / r.zodApply]), 0.35, 0.2]);
 
-// composePrompt against the plain JS a host would write: the texts joined, then one
-// regex replace for {{{key}}}. planloop's own parts are off and core is given as a
-// text, so both build the same prompt (checked first).
+// --- composePrompt --------------------------------------------------------------------
+
+// Against the plain JS a host would write: the texts joined, then one regex replace for
+// {{{key}}}. planloop's own parts are off and core is given as a text, so both build the
+// same prompt (checked first).
+progress("composePrompt");
 const COMPOSE_BATCH = 200;
 const composeInput = {
   base: "You are {{{agent}}}, a research assistant for the {{{team}}} team.",
@@ -109,30 +135,110 @@ if (composedPrompt !== composeInJs(composeInput)) throw new Error("composePrompt
 const compose = measure({ planloop: () => planloop.composePrompt(composeInput), js: () => composeInJs(composeInput) }, COMPOSE_BATCH);
 const placeholders = [composeInput.base, ...composeInput.components.map((c) => c.text)].join("").match(/\{\{\{/g).length;
 const shape = `${composeInput.components.length} components, ${Object.keys(composeInput.values).length} values, ${placeholders} placeholders`;
-const us = (x) => `${(x / 1000).toFixed(1).padStart(7)} µs`;
-console.log(`\ncomposing a prompt (median of ${ROUNDS} interleaved rounds × ${COMPOSE_BATCH} ops; ratio > 1 means planloop is faster)\n`);
-console.log("prompt                                         chars | composePrompt   join + replace  speed-up");
-console.log(
-  `${shape.padEnd(44)} ${composedPrompt.length.toLocaleString("en").padStart(8)} | ${us(compose.planloop)}      ${us(compose.js)}    ${ratio(compose.planloop, compose.js).padStart(6)}`,
-);
+console.log(`\ncomposePrompt against join + replace (median of ${ROUNDS} interleaved rounds × ${COMPOSE_BATCH} calls; ratio = planloop / JS)\n`);
+console.log("prompt                                          chars | composePrompt  join + replace  ratio");
+console.log(`${shape.padEnd(44)} ${composedPrompt.length.toLocaleString("en").padStart(8)} | ${us(compose.planloop)}     ${us(compose.js)}  ${(compose.planloop / compose.js).toFixed(2).padStart(5)}`);
+goals.push([`composePrompt (${shape}) vs join + replace`, [compose.planloop / compose.js], 1.0, 0.8]);
 
-const wasmPath = new URL("../pkg/planloop_bg.wasm", import.meta.url);
-const bytes = readFileSync(wasmPath);
-const compileTimes = [];
-for (let i = 0; i < 20; i++) {
-  const start = performance.now();
-  new WebAssembly.Module(bytes);
-  compileTimes.push(performance.now() - start);
+// --- Session: one decision, and whether its cost stays flat ---------------------------
+
+const ARGS = { path: "notes/finance/2024/q3-report.md", query: "revenue by product line, quarter over quarter", options: { maxLines: 400, includeFrontmatter: false, encoding: "utf8", tags: ["finance", "q3"] } };
+const ARGS_BYTES = Buffer.byteLength(JSON.stringify(ARGS));
+const OUTPUT = "Q3 revenue: 4.2M (+8%). Product A 1.9M, product B 1.4M, services 0.9M.";
+
+/** A session that runs `read_file` calls without approval, for `iterations` responses. */
+function longSession(iterations) {
+  const session = new planloop.Session({ maxIterations: iterations, timeoutMs: 86_400_000, tools: { read: ["read_file"] } });
+  session.beginTurn({ message: "Summarise the Q3 revenue notes.", nowMs: 0 });
+  return session;
 }
-const module = new WebAssembly.Module(bytes);
-const instantiateTimes = [];
-for (let i = 0; i < 20; i++) {
-  const web = await import(`../pkg/web/planloop.js?instance=${i}`);
-  const start = performance.now();
-  web.initSync({ module });
-  instantiateTimes.push(performance.now() - start);
+/** One decision: a response with one tool call, then its result. */
+function decide(session, i) {
+  const decision = session.handleModelResponse({ text: null, toolCalls: [{ id: `call_${i}`, name: "read_file", args: { ...ARGS, path: `notes/${i}.md` } }] }, i);
+  if (decision.type !== "runTools") throw new Error(`decision ${i}: ${decision.type}`);
+  session.handleToolResults([{ id: `call_${i}`, output: OUTPUT }], i);
 }
-console.log(`\nwasm: ${bytes.length.toLocaleString("en")} bytes raw, ${gzipSync(bytes, { level: 9 }).length.toLocaleString("en")} bytes gzip -9`);
-const bundle = readFileSync(new URL("../pkg/planloop.bundle.js", import.meta.url));
-console.log(`plugin bundle (pkg/planloop.bundle.js, wasm inlined, runner included): ${bundle.length.toLocaleString("en")} bytes raw, ${gzipSync(bundle, { level: 9 }).length.toLocaleString("en")} bytes gzip -9`);
-console.log(`compile (new WebAssembly.Module): ${median(compileTimes).toFixed(2)} ms median; instantiate + start (initSync): ${median(instantiateTimes).toFixed(2)} ms median`);
+
+progress("Session.handleModelResponse + handleToolResults");
+const SESSION_BATCH = 200;
+let measured = longSession(100_000);
+let next = 1;
+const sessionTime = measure({ decide: () => decide(measured, next++) }, SESSION_BATCH).decide;
+console.log(`\nSession: handleModelResponse + handleToolResults for a response with one tool call (${ARGS_BYTES}-byte args; median of ${ROUNDS} rounds × ${SESSION_BATCH})\n`);
+console.log(`  ${us(sessionTime)} per decision`);
+goals.push([`Session.handleModelResponse + handleToolResults, one call, ${ARGS_BYTES}-byte args (µs)`, [sessionTime / 1000], 10, 5]);
+
+progress("100,000 decisions in one session");
+const FLAT = 100_000;
+const WINDOW = 200;
+const timed = (session, i) => {
+  const start = performance.now();
+  decide(session, i);
+  return performance.now() - start;
+};
+measured = longSession(FLAT);
+const early = [];
+const late = [];
+// (Response FLAT reaches maxIterations and pauses the turn: the last window ends before it.)
+for (let i = 1; i < FLAT; i++) {
+  if (i >= 10 && i < 10 + WINDOW) early.push(timed(measured, i));
+  else if (i >= FLAT - WINDOW) late.push(timed(measured, i));
+  else decide(measured, i);
+}
+const flat = median(late) / median(early);
+console.log(`\nper-decision cost in one session: iterations 10–${10 + WINDOW - 1} ${us(median(early) * 1e6)}, iterations ${(FLAT - WINDOW).toLocaleString("en")}–${(FLAT - 1).toLocaleString("en")} ${us(median(late) * 1e6)} (medians of each decision timed alone)`);
+goals.push(["per-decision cost, iteration 100,000 vs iteration 10 of one session", [flat], 1.2, null]);
+
+// --- Size and start-up ----------------------------------------------------------------
+
+progress("sizes and start-up");
+const modules = [
+  ["primitives (planloop_bg.wasm)", readFileSync(pkg("planloop_bg.wasm"))],
+  ["session engine (planloop_session_bg.wasm)", readFileSync(pkg("planloop_session_bg.wasm"))],
+];
+console.log("\nwasm                                           raw      gzip -9   compile   instantiate");
+for (const [name, bytes] of modules) {
+  const compileTimes = [];
+  for (let i = 0; i < 20; i++) {
+    const start = performance.now();
+    new WebAssembly.Module(bytes);
+    compileTimes.push(performance.now() - start);
+  }
+  const module = new WebAssembly.Module(bytes);
+  const instantiateTimes = [];
+  for (let i = 0; i < 20; i++) {
+    const start = performance.now();
+    new WebAssembly.Instance(module, importsFor(module));
+    instantiateTimes.push(performance.now() - start);
+  }
+  console.log(`${name.padEnd(42)} ${bytes.length.toLocaleString("en").padStart(9)}  ${gz(bytes).toLocaleString("en").padStart(9)}   ${median(compileTimes).toFixed(2)} ms   ${median(instantiateTimes).toFixed(2)} ms`);
+}
+const total = modules.reduce((sum, [, bytes]) => sum + gz(bytes), 0);
+const bundle = readFileSync(pkg("planloop.bundle.js"));
+console.log(`all wasm, every feature                                        ${total.toLocaleString("en").padStart(9)}`);
+console.log(`plugin bundle (planloop.bundle.js, wasm inlined) ${bundle.length.toLocaleString("en").padStart(11)}  ${gz(bundle).toLocaleString("en").padStart(9)}`);
+goals.push(["all wasm shipped for every feature, gzip -9 (KB)", [total / 1000], 100, 80]);
+goals.push(["wasm a page loads for the seed-004 primitives only, gzip -9 (KB)", [gz(modules[0][1]) / 1000], 25, 15]);
+goals.push(["one-file plugin bundle, gzip -9 (KB)", [gz(bundle) / 1000], 140, 110]);
+
+/** Imports that let a module instantiate on its own (its wasm-bindgen imports are never called here). */
+function importsFor(module) {
+  const imports = {};
+  for (const { module: from, name } of WebAssembly.Module.imports(module)) {
+    imports[from] ??= {};
+    imports[from][name] = () => {
+      throw new Error(`${from}.${name} called while measuring instantiation`);
+    };
+  }
+  return imports;
+}
+
+// --- The goals ------------------------------------------------------------------------
+
+console.log("\nfigure                                                                          measured     must reach  aim    ");
+for (const [figure, values, must, aim] of goals) {
+  const worst = Math.max(...values);
+  const shown = values.length > 1 ? span(values) : worst.toFixed(2);
+  const verdict = worst <= must ? "met" : "NOT MET";
+  console.log(`${figure.padEnd(80)} ${shown.padStart(11)}  ≤ ${String(must).padEnd(6)}  ${aim === null ? "      " : `≤ ${String(aim).padEnd(4)}`}  ${verdict}`);
+}
