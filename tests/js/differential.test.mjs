@@ -8,34 +8,10 @@ import { z } from "zod";
 import { Corpus } from "./support/corpus.mjs";
 import { planloop } from "./support/pkg.mjs";
 import { writeTodosSchema, zodAnswer } from "./support/seed-schema.mjs";
+import { NOT_JSON, expectedForText, safeParse, same } from "./support/zod-compare.mjs";
 
 const PAYLOADS = 12_000;
 const entries = new Corpus(20261121).entries(PAYLOADS);
-
-/** zod's answer for raw JSON text: JSON.parse first, as a host would. */
-function expectedForText(text) {
-  let value;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return null; // planloop answers with one invalid_json issue
-  }
-  return zodAnswer(writeTodosSchema, value);
-}
-
-function same(actual, expected) {
-  // Strict deep equality, plus key order (JSON.stringify) for a drop-in replacement.
-  return JSON.stringify(actual) === JSON.stringify(expected) && isDeep(actual, expected);
-}
-
-function isDeep(a, b) {
-  try {
-    assert.deepStrictEqual(a, b);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 test(`the corpus covers what the issue asks for (${PAYLOADS} payloads)`, () => {
   const texts = entries.map((e) => e.text);
@@ -128,13 +104,3 @@ test("strings are measured in code points, as the pinned zod measures them", () 
   assert.equal(issue.code, "too_big");
   assert.deepEqual(issue, writeTodosSchema.safeParse(todo(forty + "😀")).error.issues[0]);
 });
-
-const NOT_JSON = Symbol("not JSON");
-
-function safeParse(text) {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return NOT_JSON;
-  }
-}
