@@ -7,11 +7,12 @@
 use std::borrow::Cow;
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::error::issue::Issue;
 use crate::error::literal::Flag;
 use crate::error::Result;
+use crate::json::from_value::{enum_from_value, struct_from_value};
 use crate::json::value::Value;
 use crate::validate::compiled;
 use crate::validate::input::Input;
@@ -19,13 +20,15 @@ use crate::validate::schema::{self};
 use crate::validate::write_todos::{self, Field, Found, FoundTodo, Mistake, Outcome, Span, STATUSES};
 
 /// Where a todo stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum TodoStatus {
     Pending,
     InProgress,
     Completed,
 }
+
+enum_from_value!(TodoStatus, "snake_case" [Pending, InProgress, Completed]);
 
 impl TodoStatus {
     /// The status at `index` of the schema's list ([`STATUSES`]).
@@ -39,7 +42,7 @@ impl TodoStatus {
 }
 
 /// One checklist item.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Todo {
     /// A short stable id, such as `read_note_context`; keep it across updates.
     #[schemars(length(min = 1, max = 40))]
@@ -51,8 +54,10 @@ pub struct Todo {
     pub status: TodoStatus,
 }
 
+struct_from_value!(Todo { id, content, status });
+
 /// The arguments of a `write_todos` call: the full current checklist.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct WriteTodos {
     /// The complete list, in order. It replaces the previous one.
     #[schemars(length(min = 1, max = 8))]
