@@ -247,15 +247,3 @@ fn pause() -> OnLimit {
 fn own_dialect() -> Vec<TodoDialect> {
     vec![TodoDialect::WriteTodos]
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn serde_defaults_equal_default() {
-        let empty = crate::json::value::Value::Object(vec![]);
-        let from_empty: SessionConfig = crate::json::from_value::from_value(empty).unwrap();
-        assert_eq!(from_empty, SessionConfig::default());
-    }
-}
