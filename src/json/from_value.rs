@@ -1,230 +1,406 @@
-//! Typed values out of a validated [`Value`], through serde.
+//! Typed values out of a validated [`Value`].
 //!
 //! The validator has already checked types and limits and dropped unknown keys, so this
-//! step only moves the data into Rust structs. A failure here means a schema and its
-//! Rust type disagree, which is a planloop bug.
+//! step only moves the data into Rust structs. A value that does not fit means a schema
+//! and its Rust type disagree, which is a planloop bug: an internal error, never a panic.
+//!
+//! Each type reads itself ([`FromValue`]); structs and unit enums through
+//! `struct_from_value!` and `enum_from_value!`, which spell each key from the Rust
+//! name the way serde does under the type's `rename_all`, so that they read the keys the
+//! schema (written by schemars from the same serde attributes) lets through. A member
+//! a struct does not read is a mismatch too, so a misspelt key cannot go unnoticed.
+//!
+//! The code is kept small, as it is compiled into the wasm module once per type: a
+//! mismatch is noted and reading goes on with a placeholder, so that reading a struct is
+//! straight-line code (no early return that drops the fields read so far), and finding
+//! a member or spelling a key are plain functions.
 
-use serde::de::{self, value::StringDeserializer, DeserializeOwned, IntoDeserializer, Visitor};
+use std::borrow::Cow;
+use std::collections::VecDeque;
+use std::mem;
 
-use crate::error::Error;
-use crate::json::value::{Host, Value};
+use crate::error::{Error, Result};
+use crate::json::value::{Host, Members, Value};
+
+/// The first value found not to fit its type, by what it should have been.
+#[derive(Debug, Default, PartialEq)]
+pub struct Mismatch(Option<&'static str>);
+
+impl Mismatch {
+    /// Notes that a value is not `expected` (the first such note is kept).
+    pub fn note(&mut self, expected: &'static str) {
+        self.0.get_or_insert(expected);
+    }
+}
+
+/// A type read out of a value its schema has validated.
+pub trait FromValue: Sized {
+    /// The value as a `Self`, its strings and items moved out of it; when it does not
+    /// fit, a placeholder, with the mismatch noted.
+    fn from_value(value: &mut Value<'_>, mismatch: &mut Mismatch) -> Self;
+}
 
 /// Moves `value` into a `T`.
-pub fn from_value<T: DeserializeOwned>(value: Value<'_>) -> Result<T, Error> {
-    T::deserialize(ValueDeserializer(value)).map_err(|e| Error::internal(&format!("schema and type disagree: {}", e.0)))
-}
-
-#[derive(Debug)]
-pub struct DeError(String);
-
-impl std::fmt::Display for DeError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+pub fn from_value<T: FromValue>(mut value: Value<'_>) -> Result<T> {
+    let mut mismatch = Mismatch::default();
+    let read = T::from_value(&mut value, &mut mismatch);
+    match mismatch.0 {
+        None => Ok(read),
+        Some(expected) => Err(Error::internal(&format!("schema and type disagree: expected {expected}"))),
     }
 }
 
-impl std::error::Error for DeError {}
+/// How serde spells a Rust name under a `rename_all` rule (the rules planloop uses).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Case {
+    /// As written: a name without `rename_all`, or a `rename`.
+    AsIs,
+    /// `"camelCase"`: `max_streak` is `maxStreak`, `InProgress` is `inProgress`.
+    Camel,
+    /// `"lowercase"`: `InProgress` is `inprogress`.
+    Lower,
+    /// `"snake_case"`: `InProgress` is `in_progress`.
+    Snake,
+}
 
-/// Messages name what was found without printing it: serde's default wording prints
-/// floats, and float printing alone would add 14 KB to the wasm module.
-impl de::Error for DeError {
-    fn custom<T: std::fmt::Display>(msg: T) -> Self {
-        DeError(msg.to_string())
+/// Whether `key` is the Rust name `name` spelled under `case`, compared without building
+/// the spelling.
+fn spelled(key: &str, name: &str, case: Case) -> bool {
+    let mut key = key.bytes();
+    let mut word = false;
+    for (i, c) in name.bytes().enumerate() {
+        let (underscore, c) = match case {
+            Case::AsIs => (false, c),
+            Case::Lower => (false, c.to_ascii_lowercase()),
+            Case::Snake => (i > 0 && c.is_ascii_uppercase(), c.to_ascii_lowercase()),
+            Case::Camel if c == b'_' => {
+                word = true;
+                continue;
+            }
+            Case::Camel if i == 0 => (false, c.to_ascii_lowercase()),
+            Case::Camel => (false, if mem::take(&mut word) { c.to_ascii_uppercase() } else { c }),
+        };
+        if (underscore && key.next() != Some(b'_')) || key.next() != Some(c) {
+            return false;
+        }
+    }
+    key.next().is_none()
+}
+
+/// A validated object's members, each read in place, by name.
+pub struct Fields<'a> {
+    members: Members<'a>,
+    /// Which members were read, a bit each (an object has at most 64 members: its
+    /// schema's properties).
+    read: u64,
+    /// What an absent member reads as (`undefined`, which reading leaves as it is).
+    absent: Value<'a>,
+}
+
+impl<'a> Fields<'a> {
+    /// The members of an object (none, with the mismatch noted, for any other value).
+    pub fn new(value: &mut Value<'a>, mismatch: &mut Mismatch) -> Self {
+        let members = match value {
+            Value::Object(members) if members.len() <= 64 => mem::take(members),
+            _ => {
+                mismatch.note("an object of at most 64 members");
+                Vec::new()
+            }
+        };
+        Fields { members, read: 0, absent: Value::Undefined }
     }
 
-    fn invalid_type(unexpected: de::Unexpected, expected: &dyn de::Expected) -> Self {
-        DeError(format!("invalid type: {}, expected {expected}", kind_of(&unexpected)))
+    /// The value of the member whose key is `(name, case)`, for a `FromValue` to take
+    /// what it reads out of; `undefined` when there is none.
+    #[inline(always)]
+    pub fn get(&mut self, (name, case): (&str, Case)) -> &mut Value<'a> {
+        self.find(name, case)
     }
 
-    fn invalid_value(unexpected: de::Unexpected, expected: &dyn de::Expected) -> Self {
-        DeError(format!("invalid value: {}, expected {expected}", kind_of(&unexpected)))
+    fn find(&mut self, name: &str, case: Case) -> &mut Value<'a> {
+        match self.members.iter_mut().enumerate().find(|(_, (key, _))| spelled(key, name, case)) {
+            Some((index, (_, value))) => {
+                self.read |= 1 << index;
+                value
+            }
+            None => &mut self.absent,
+        }
+    }
+
+    /// The members not read, as an object: what a flattened field reads.
+    pub fn rest(self) -> Value<'a> {
+        let unread = self.members.into_iter().enumerate().filter(|(index, _)| self.read & 1 << index == 0);
+        Value::Object(unread.map(|(_, member)| member).collect())
+    }
+
+    /// Notes a mismatch if a member was not read.
+    pub fn end(self, mismatch: &mut Mismatch) {
+        let unread = self
+            .members
+            .iter()
+            .enumerate()
+            .any(|(index, (_, value))| self.read & 1 << index == 0 && !matches!(value, Value::Undefined));
+        if unread {
+            mismatch.note("no member its type does not read");
+        }
     }
 }
 
-fn kind_of<'a>(unexpected: &de::Unexpected<'a>) -> &'a str {
-    use de::Unexpected as U;
-    match unexpected {
-        U::Bool(_) => "a boolean",
-        U::Unsigned(_) | U::Signed(_) | U::Float(_) => "a number",
-        U::Char(_) | U::Str(_) => "a string",
-        U::Bytes(_) => "bytes",
-        U::Unit => "null",
-        U::Option => "an optional value",
-        U::NewtypeStruct => "a newtype struct",
-        U::Seq => "an array",
-        U::Map => "an object",
-        U::Enum | U::UnitVariant | U::NewtypeVariant | U::TupleVariant | U::StructVariant => "an enum variant",
-        U::Other(other) => other,
+/// A field with a default: an absent member gives `default()`.
+pub fn read_or<T: FromValue>(value: &mut Value<'_>, default: impl FnOnce() -> T, mismatch: &mut Mismatch) -> T {
+    match value {
+        Value::Undefined => default(),
+        value => T::from_value(value, mismatch),
     }
 }
 
-struct ValueDeserializer<'a>(Value<'a>);
-
-/// An object's members for a visitor. A member set to `undefined` is left out, as JSON
-/// leaves it out: an optional field reads it as absent either way, and a value kept as
-/// data (a call's `args`) then holds only what JSON can carry.
-fn entries<'a>(
-    members: Vec<(std::borrow::Cow<'a, str>, Value<'a>)>,
-) -> de::value::MapDeserializer<'static, impl Iterator<Item = (String, ValueDeserializer<'a>)>, DeError> {
-    let present = members.into_iter().filter(|(_, v)| !matches!(v, Value::Undefined));
-    de::value::MapDeserializer::new(present.map(|(k, v)| (k.into_owned(), ValueDeserializer(v))))
-}
-
-impl<'de> de::Deserializer<'de> for ValueDeserializer<'_> {
-    type Error = DeError;
-
-    fn deserialize_any<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, DeError> {
-        match &mut self.0 {
-            Value::Undefined | Value::Null => visitor.visit_unit(),
-            Value::Bool(b) => visitor.visit_bool(*b),
-            Value::Number(n) => {
-                let n = *n;
-                if n.fract() == 0.0 && (0.0..9_007_199_254_740_992.0).contains(&n) {
-                    visitor.visit_u64(n as u64)
-                } else if n.fract() == 0.0 && n < 0.0 && n > -9_007_199_254_740_992.0 {
-                    visitor.visit_i64(n as i64)
-                } else {
-                    visitor.visit_f64(n)
-                }
-            }
-            Value::String(s) | Value::IllFormedString(s) => visitor.visit_string(std::mem::take(s).into_owned()),
-            Value::Array(items) => {
-                let items = std::mem::take(items);
-                visitor.visit_seq(de::value::SeqDeserializer::new(items.into_iter().map(ValueDeserializer)))
-            }
-            Value::Object(members) => {
-                let members = std::mem::take(members);
-                visitor.visit_map(entries(members))
-            }
-            // As JSON carries them: an object's own members, else nothing.
-            Value::Host(host) => match host.as_mut() {
-                Host::Object { own, .. } => visitor.visit_map(entries(std::mem::take(own))),
-                _ => visitor.visit_unit(),
-            },
+/// The unit variant whose key is the string `value` (`placeholder` when none is).
+pub fn variant<T: Copy>(
+    value: &Value<'_>,
+    variants: &[((&str, Case), T)],
+    placeholder: T,
+    mismatch: &mut Mismatch,
+) -> T {
+    let found = match value {
+        Value::String(key) => variants.iter().find(|((name, case), _)| spelled(key, name, *case)),
+        _ => None,
+    };
+    match found {
+        Some((_, variant)) => *variant,
+        None => {
+            mismatch.note("a variant's name");
+            placeholder
         }
-    }
-
-    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        if self.0.is_nullish() {
-            visitor.visit_none()
-        } else {
-            visitor.visit_some(self)
-        }
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(self, _: &'static str, visitor: V) -> Result<V::Value, DeError> {
-        visitor.visit_newtype_struct(self)
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        mut self,
-        _: &'static str,
-        _: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        match self.0.take_string() {
-            Some(variant) => {
-                let variant: StringDeserializer<DeError> = variant.into_deserializer();
-                visitor.visit_enum(variant)
-            }
-            None => Err(de::Error::custom("only unit variants named by a string are supported")),
-        }
-    }
-
-    // What a derived type asks for, answered with only the matching visit: every
-    // instance of `deserialize_any` carries all of them, and there is one per visitor.
-    fn deserialize_struct<V: Visitor<'de>>(
-        mut self,
-        _: &'static str,
-        _: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        match &mut self.0 {
-            Value::Object(members) => {
-                let members = std::mem::take(members);
-                visitor.visit_map(entries(members))
-            }
-            _ => Err(de::Error::custom("expected an object")),
-        }
-    }
-
-    fn deserialize_seq<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, DeError> {
-        match &mut self.0 {
-            Value::Array(items) => {
-                let items = std::mem::take(items);
-                visitor.visit_seq(de::value::SeqDeserializer::new(items.into_iter().map(ValueDeserializer)))
-            }
-            _ => Err(de::Error::custom("expected an array")),
-        }
-    }
-
-    fn deserialize_string<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, DeError> {
-        match self.0.take_string() {
-            Some(s) => visitor.visit_string(s),
-            None => Err(de::Error::custom("expected a string")),
-        }
-    }
-
-    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        self.deserialize_string(visitor)
-    }
-
-    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        self.deserialize_string(visitor)
-    }
-
-    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        match self.0 {
-            Value::Bool(b) => visitor.visit_bool(b),
-            _ => Err(de::Error::custom("expected a boolean")),
-        }
-    }
-
-    fn deserialize_u32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        match self.0 {
-            Value::Number(n) if n >= 0.0 && n.fract() == 0.0 => visitor.visit_u64(n as u64),
-            _ => Err(de::Error::custom("expected a whole number")),
-        }
-    }
-
-    fn deserialize_i32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        match self.0 {
-            Value::Number(n) if n.fract() == 0.0 => visitor.visit_i64(n as i64),
-            _ => Err(de::Error::custom("expected a whole number")),
-        }
-    }
-
-    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        match self.0 {
-            Value::Number(n) => visitor.visit_f64(n),
-            _ => Err(de::Error::custom("expected a number")),
-        }
-    }
-
-    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        visitor.visit_unit()
-    }
-
-    serde::forward_to_deserialize_any! {
-        i8 i16 i64 i128 u8 u16 u64 u128 f32 char bytes byte_buf unit unit_struct tuple tuple_struct map
     }
 }
 
-impl<'de> IntoDeserializer<'de, DeError> for ValueDeserializer<'_> {
-    type Deserializer = Self;
+/// The [`Case`] of a `rename_all` rule: none, `"camelCase"`, `"lowercase"` or `"snake_case"`.
+macro_rules! rename_all {
+    () => {
+        $crate::json::from_value::Case::AsIs
+    };
+    ("camelCase") => {
+        $crate::json::from_value::Case::Camel
+    };
+    ("lowercase") => {
+        $crate::json::from_value::Case::Lower
+    };
+    ("snake_case") => {
+        $crate::json::from_value::Case::Snake
+    };
+}
+pub(crate) use rename_all;
 
-    fn into_deserializer(self) -> Self {
-        self
+/// The key serde reads a field or variant from: its name under the type's `case`, or
+/// the `key` of its `rename` (`name as "key"`).
+macro_rules! key {
+    ($case:expr; $name:ident as $key:literal) => {
+        ($key, $crate::json::from_value::Case::AsIs)
+    };
+    ($case:expr; $name:ident) => {
+        (stringify!($name), $case)
+    };
+}
+pub(crate) use key;
+
+/// Implements [`FromValue`] for a struct with named fields, mirroring its serde
+/// attributes: `struct_from_value!(Type, "camelCase" { plain, renamed as "key",
+/// defaulted = expr })`, where the rule is the struct's `rename_all` (left out when it
+/// has none), `as` a field's `rename` and `= expr` its `default`. An `Option` field reads
+/// an absent member, or `null`, as `None`. (A field left out does not compile.)
+macro_rules! struct_from_value {
+    ($type:ident $(, $rule:tt)? { $($field:ident $(as $key:literal)? $(= $default:expr)?),* $(,)? }) => {
+        impl $crate::json::from_value::FromValue for $type {
+            fn from_value(
+                value: &mut $crate::json::value::Value<'_>,
+                mismatch: &mut $crate::json::from_value::Mismatch,
+            ) -> Self {
+                const CASE: $crate::json::from_value::Case = $crate::json::from_value::rename_all!($($rule)?);
+                let mut fields = $crate::json::from_value::Fields::new(value, mismatch);
+                let read = $type {
+                    $($field: $crate::json::from_value::struct_from_value!(
+                        @read fields.get($crate::json::from_value::key!(CASE; $field $(as $key)?)),
+                        mismatch $(, $default)?
+                    ),)*
+                };
+                fields.end(mismatch);
+                read
+            }
+        }
+    };
+    (@read $value:expr, $mismatch:ident) => {
+        $crate::json::from_value::FromValue::from_value($value, $mismatch)
+    };
+    (@read $value:expr, $mismatch:ident, $default:expr) => {
+        $crate::json::from_value::read_or($value, || $default, $mismatch)
+    };
+}
+pub(crate) use struct_from_value;
+
+/// Implements [`FromValue`] for an enum of unit variants, read from their names:
+/// `enum_from_value!(Type, "snake_case" [Plain, Renamed as "name"])`, where the rule is
+/// the enum's `rename_all` (left out when it has none) and `as` a variant's `rename`.
+/// (A variant left out does not compile.)
+macro_rules! enum_from_value {
+    (
+        $type:ident $(, $rule:tt)?
+        [$first:ident $(as $first_name:literal)? $(, $variant:ident $(as $name:literal)?)* $(,)?]
+    ) => {
+        impl $crate::json::from_value::FromValue for $type {
+            fn from_value(
+                value: &mut $crate::json::value::Value<'_>,
+                mismatch: &mut $crate::json::from_value::Mismatch,
+            ) -> Self {
+                use $crate::json::from_value::Case;
+                const CASE: Case = $crate::json::from_value::rename_all!($($rule)?);
+                const VARIANTS: &[((&str, Case), $type)] = &[
+                    ($crate::json::from_value::key!(CASE; $first $(as $first_name)?), $type::$first),
+                    $(($crate::json::from_value::key!(CASE; $variant $(as $name)?), $type::$variant),)*
+                ];
+                $crate::json::from_value::variant(value, VARIANTS, $type::$first, mismatch)
+            }
+        }
+
+        // Every variant is listed: the match is exhaustive (it runs only at compile time).
+        const _: fn($type) = |variant| match variant {
+            $type::$first $(| $type::$variant)* => (),
+        };
+    };
+}
+pub(crate) use enum_from_value;
+
+impl FromValue for String {
+    fn from_value(value: &mut Value<'_>, mismatch: &mut Mismatch) -> Self {
+        match value {
+            Value::String(s) => mem::take(s).into_owned(),
+            _ => {
+                mismatch.note("a string");
+                String::new()
+            }
+        }
+    }
+}
+
+impl FromValue for bool {
+    fn from_value(value: &mut Value<'_>, mismatch: &mut Mismatch) -> Self {
+        match value {
+            Value::Bool(b) => *b,
+            _ => {
+                mismatch.note("a boolean");
+                false
+            }
+        }
+    }
+}
+
+impl FromValue for f64 {
+    fn from_value(value: &mut Value<'_>, mismatch: &mut Mismatch) -> Self {
+        match value {
+            Value::Number(n) => *n,
+            _ => {
+                mismatch.note("a number");
+                0.0
+            }
+        }
+    }
+}
+
+/// A whole number in `[min, max]` (0 when it is not one).
+fn whole(value: &Value<'_>, min: f64, max: f64, mismatch: &mut Mismatch) -> f64 {
+    match *value {
+        Value::Number(n) if n.fract() == 0.0 && n >= min && n <= max => n,
+        _ => {
+            mismatch.note("a whole number in range");
+            0.0
+        }
+    }
+}
+
+impl FromValue for u32 {
+    fn from_value(value: &mut Value<'_>, mismatch: &mut Mismatch) -> Self {
+        whole(value, 0.0, f64::from(u32::MAX), mismatch) as u32
+    }
+}
+
+impl FromValue for i32 {
+    fn from_value(value: &mut Value<'_>, mismatch: &mut Mismatch) -> Self {
+        whole(value, f64::from(i32::MIN), f64::from(i32::MAX), mismatch) as i32
+    }
+}
+
+/// Up to 2^53 - 1, the whole numbers a JSON number holds exactly.
+impl FromValue for u64 {
+    fn from_value(value: &mut Value<'_>, mismatch: &mut Mismatch) -> Self {
+        whole(value, 0.0, 9_007_199_254_740_991.0, mismatch) as u64
+    }
+}
+
+/// `null` and an absent member are `None`.
+impl<T: FromValue> FromValue for Option<T> {
+    fn from_value(value: &mut Value<'_>, mismatch: &mut Mismatch) -> Self {
+        match value {
+            Value::Null | Value::Undefined => None,
+            value => Some(T::from_value(value, mismatch)),
+        }
+    }
+}
+
+impl<T: FromValue> FromValue for Vec<T> {
+    fn from_value(value: &mut Value<'_>, mismatch: &mut Mismatch) -> Self {
+        match value {
+            Value::Array(items) => items.iter_mut().map(|item| T::from_value(item, mismatch)).collect(),
+            _ => {
+                mismatch.note("an array");
+                Vec::new()
+            }
+        }
+    }
+}
+
+impl<T: FromValue> FromValue for VecDeque<T> {
+    fn from_value(value: &mut Value<'_>, mismatch: &mut Mismatch) -> Self {
+        Vec::from_value(value, mismatch).into()
+    }
+}
+
+/// A value kept as data (a call's `args`, a tool's `output`) as planloop has always
+/// read it: `undefined` members dropped and `undefined` items `null`, every string
+/// well-formed, `-0` as `0`, a host object as its own members and any other host value
+/// `null`. A field without a default must be present.
+impl FromValue for Value<'static> {
+    fn from_value(value: &mut Value<'_>, mismatch: &mut Mismatch) -> Self {
+        if let Value::Undefined = value {
+            mismatch.note("a value");
+        }
+        data(mem::take(value))
+    }
+}
+
+/// (Recursive: a value held as data is as deep as schema `{}` allows.)
+fn data(value: Value<'_>) -> Value<'static> {
+    let object = |members: Members<'_>| {
+        let present = members.into_iter().filter(|(_, v)| !matches!(v, Value::Undefined));
+        Value::Object(present.map(|(k, v)| (Cow::Owned(k.into_owned()), data(v))).collect())
+    };
+    match value {
+        Value::Undefined | Value::Null => Value::Null,
+        Value::Bool(b) => Value::Bool(b),
+        Value::Number(n) => Value::Number(if n == 0.0 { 0.0 } else { n }),
+        Value::String(s) | Value::IllFormedString(s) => Value::String(Cow::Owned(s.into_owned())),
+        Value::Array(items) => Value::Array(items.into_iter().map(data).collect()),
+        Value::Object(members) => object(members),
+        Value::Host(host) => match *host {
+            Host::Object { own, .. } => object(own),
+            _ => Value::Null,
+        },
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde::Deserialize;
 
-    #[derive(Debug, Deserialize, PartialEq)]
-    #[serde(rename_all = "camelCase")]
+    #[derive(Debug, PartialEq)]
     struct Sample {
         count: u32,
         ratio: f64,
@@ -232,41 +408,150 @@ mod tests {
         missing: Option<String>,
         mode: Mode,
         tags: Vec<String>,
+        renamed: bool,
+        defaulted: u32,
     }
 
-    #[derive(Debug, Deserialize, PartialEq)]
-    #[serde(rename_all = "snake_case")]
+    struct_from_value!(Sample, "camelCase" {
+        count,
+        ratio,
+        label,
+        missing,
+        mode,
+        tags,
+        renamed as "other",
+        defaulted = 7,
+    });
+
+    #[derive(Debug, Clone, Copy, PartialEq)]
     enum Mode {
         FullHistory,
+        Kept,
+    }
+
+    enum_from_value!(Mode, "snake_case" [FullHistory, Kept as "KEPT"]);
+
+    fn object(members: Vec<(&'static str, Value<'static>)>) -> Value<'static> {
+        Value::Object(members.into_iter().map(|(k, v)| (k.into(), v)).collect())
+    }
+
+    /// A sample with `key` set to `value` (left out when `undefined`), or the mismatch.
+    fn sample_with(key: &'static str, value: Value<'static>) -> std::result::Result<Sample, &'static str> {
+        let mut members = vec![
+            ("count", Value::Number(1.0)),
+            ("ratio", Value::Number(0.5)),
+            ("mode", Value::String("KEPT".into())),
+            ("tags", Value::Array(vec![])),
+            ("other", Value::Bool(false)),
+        ];
+        members.retain(|(k, _)| *k != key);
+        members.push((key, value));
+        let mut mismatch = Mismatch::default();
+        let sample = Sample::from_value(&mut object(members), &mut mismatch);
+        mismatch.0.map_or(Ok(sample), Err)
     }
 
     #[test]
     fn moves_validated_values_into_structs() {
-        let value = Value::Object(vec![
-            ("count".into(), Value::Number(3.0)),
-            ("ratio".into(), Value::Number(0.5)),
-            ("label".into(), Value::String("x".into())),
-            ("missing".into(), Value::Undefined),
-            ("mode".into(), Value::String("full_history".into())),
-            ("tags".into(), Value::Array(vec![Value::String("a".into())])),
+        let value = object(vec![
+            ("count", Value::Number(3.0)),
+            ("ratio", Value::Number(0.5)),
+            ("label", Value::String("x".into())),
+            ("missing", Value::Undefined),
+            ("mode", Value::String("full_history".into())),
+            ("tags", Value::Array(vec![Value::String("a".into())])),
+            ("other", Value::Bool(true)),
         ]);
-        let sample: Sample = from_value(value).unwrap();
-        assert_eq!(
-            sample,
-            Sample {
-                count: 3,
-                ratio: 0.5,
-                label: Some("x".into()),
-                missing: None,
-                mode: Mode::FullHistory,
-                tags: vec!["a".into()],
-            }
-        );
+        let sample = Sample {
+            count: 3,
+            ratio: 0.5,
+            label: Some("x".into()),
+            missing: None,
+            mode: Mode::FullHistory,
+            tags: vec!["a".into()],
+            renamed: true,
+            defaulted: 7,
+        };
+        assert_eq!(from_value::<Sample>(value), Ok(sample));
+        assert_eq!(sample_with("label", Value::Null).map(|s| s.label), Ok(None));
+        assert_eq!(sample_with("defaulted", Value::Number(8.0)).map(|s| s.defaulted), Ok(8));
     }
 
     #[test]
-    fn a_mismatch_is_an_internal_error() {
+    fn a_mismatch_is_an_internal_error_naming_the_first_one() {
         let err = from_value::<Sample>(Value::Null).unwrap_err();
         assert_eq!(err.code, crate::error::ErrorCode::Internal);
+        assert!(err.message.contains("schema and type disagree: expected an object"), "{}", err.message);
+        assert_eq!(sample_with("mode", Value::String("kept".into())), Err("a variant's name"));
+        assert_eq!(sample_with("count", Value::Number(-1.0)), Err("a whole number in range"));
+        assert_eq!(sample_with("count", Value::Number(0.5)), Err("a whole number in range"));
+        assert_eq!(sample_with("tags", Value::Undefined), Err("an array"));
+        assert_eq!(sample_with("renamed", Value::Bool(true)), Err("no member its type does not read"));
+        assert_eq!(sample_with("defaulted", Value::Null), Err("a whole number in range"));
+        assert_eq!(sample_with("label", Value::Number(1.0)), Err("a string"));
+    }
+
+    #[test]
+    fn names_are_spelled_as_serde_spells_them() {
+        let cases = [
+            ("max_planner_only_streak", Case::Camel, "maxPlannerOnlyStreak"),
+            ("goal", Case::Camel, "goal"),
+            ("InProgress", Case::Camel, "inProgress"),
+            ("InProgress", Case::Snake, "in_progress"),
+            ("PlannerOveruseExecuteNextStep", Case::Snake, "planner_overuse_execute_next_step"),
+            ("InProgress", Case::Lower, "inprogress"),
+            ("TodoWrite", Case::AsIs, "TodoWrite"),
+            ("current_step_index", Case::AsIs, "current_step_index"),
+        ];
+        for (name, case, key) in cases {
+            assert!(spelled(key, name, case), "{name} {case:?} {key}");
+            for near in [&key[1..], &key[..key.len() - 1], &format!("{key}x"), &key.to_uppercase()] {
+                assert!(!spelled(near, name, case), "{name} {case:?} {near}");
+            }
+        }
+    }
+
+    #[test]
+    fn whole_numbers_fit_their_type_or_are_a_mismatch() {
+        fn read<T: FromValue>(n: f64) -> Option<T> {
+            let mut mismatch = Mismatch::default();
+            let read = T::from_value(&mut Value::Number(n), &mut mismatch);
+            mismatch.0.is_none().then_some(read)
+        }
+        assert_eq!(read::<u32>(4_294_967_295.0), Some(u32::MAX));
+        assert_eq!(read::<u32>(-0.0), Some(0));
+        assert_eq!(read::<u32>(4_294_967_296.0), None);
+        assert_eq!(read::<u32>(f64::NAN), None);
+        assert_eq!(read::<i32>(-2_147_483_648.0), Some(i32::MIN));
+        assert_eq!(read::<i32>(2_147_483_648.0), None);
+        assert_eq!(read::<u64>(9_007_199_254_740_991.0), Some(9_007_199_254_740_991));
+        assert_eq!(read::<u64>(9_007_199_254_740_992.0), None);
+        assert_eq!(read::<u64>(f64::INFINITY), None);
+    }
+
+    #[test]
+    fn a_value_kept_as_data_is_read_as_it_always_was() {
+        let host = |own| {
+            Value::Host(Box::new(Host::Object { type_name: "Date".into(), plain: false, own, inherited: vec![] }))
+        };
+        let given = Value::Array(vec![
+            Value::Undefined,
+            Value::Number(-0.0),
+            Value::Number(f64::NAN),
+            Value::IllFormedString("a\u{fffd}".into()),
+            object(vec![("a", Value::Undefined), ("b", Value::Null), ("b", Value::Bool(true))]),
+            host(vec![("x".into(), Value::Number(1.0))]),
+            Value::Host(Box::new(Host::Symbol)),
+        ]);
+        let Ok(Value::Array(items)) = from_value::<Value>(given) else { panic!("an array") };
+        assert_eq!(items[0], Value::Null);
+        assert!(matches!(items[1], Value::Number(n) if n == 0.0 && n.is_sign_positive()));
+        assert!(matches!(items[2], Value::Number(n) if n.is_nan()));
+        assert_eq!(items[3], Value::String("a\u{fffd}".into()));
+        assert_eq!(items[4], object(vec![("b", Value::Null), ("b", Value::Bool(true))]));
+        assert_eq!(items[5], object(vec![("x", Value::Number(1.0))]));
+        assert_eq!(items[6], Value::Null);
+        assert!(from_value::<Value>(Value::Undefined).is_err());
+        assert_eq!(from_value::<Option<Value>>(Value::Null), Ok(None));
     }
 }

@@ -9,7 +9,7 @@
 //! The input is UTF-8, or WTF-8 when the host's text held lone surrogates (see
 //! [`escaped_text_to_wtf8`]).
 
-pub(crate) mod from_value;
+pub mod from_value;
 pub(crate) mod number;
 pub mod value;
 pub mod write;

@@ -7,13 +7,14 @@
 //! text always gets the same id), so a todo keeps its id across updates.
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
+use crate::json::from_value::{enum_from_value, struct_from_value};
 use crate::plan::todos::{Todo, TodoStatus};
 use crate::text::cap;
 
 /// The todo tools planloop answers itself. Each updates the same planner state.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 pub enum TodoDialect {
     /// planloop's own tool (seed 004).
     #[serde(rename = "write_todos")]
@@ -30,6 +31,14 @@ pub enum TodoDialect {
     #[serde(rename = "task_tracker")]
     TaskTracker,
 }
+
+enum_from_value!(TodoDialect [
+    WriteTodos as "write_todos",
+    TodoWrite,
+    UpdatePlan as "update_plan",
+    UpdateTodoList as "update_todo_list",
+    TaskTracker as "task_tracker",
+]);
 
 impl TodoDialect {
     pub const ALL: [TodoDialect; 5] = [
@@ -62,7 +71,7 @@ const ID_MAX: usize = 40;
 const CONTENT_MAX: usize = 140;
 
 /// One item of Claude Code's `TodoWrite`.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, JsonSchema)]
 pub struct TodoWriteItem {
     #[schemars(length(min = 1, max = 2000))]
     pub content: String,
@@ -77,23 +86,29 @@ pub struct TodoWriteItem {
     pub id: Option<String>,
 }
 
+struct_from_value!(TodoWriteItem { content, status, active_form as "activeForm", id });
+
 /// Claude Code's `TodoWrite` arguments.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, JsonSchema)]
 pub struct TodoWriteArgs {
     #[schemars(length(max = 100))]
     pub todos: Vec<TodoWriteItem>,
 }
 
+struct_from_value!(TodoWriteArgs { todos });
+
 /// One step of Codex's `update_plan`.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, JsonSchema)]
 pub struct UpdatePlanStep {
     #[schemars(length(min = 1, max = 2000))]
     pub step: String,
     pub status: TodoStatus,
 }
 
+struct_from_value!(UpdatePlanStep { step, status });
+
 /// Codex's `update_plan` arguments.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, JsonSchema)]
 pub struct UpdatePlanArgs {
     #[serde(default)]
     #[schemars(with = "String", length(max = 4000))]
@@ -102,24 +117,30 @@ pub struct UpdatePlanArgs {
     pub plan: Vec<UpdatePlanStep>,
 }
 
+struct_from_value!(UpdatePlanArgs { explanation, plan });
+
 /// Roo Code's `update_todo_list` arguments: a markdown checklist.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, JsonSchema)]
 pub struct UpdateTodoListArgs {
     /// Lines like `[ ] pending`, `[-] in progress`, `[x] done`.
     #[schemars(length(max = 20_000))]
     pub todos: String,
 }
 
+struct_from_value!(UpdateTodoListArgs { todos });
+
 /// What OpenHands' `task_tracker` is asked to do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum TaskTrackerCommand {
     View,
     Plan,
 }
 
+enum_from_value!(TaskTrackerCommand, "lowercase" [View, Plan]);
+
 /// A task's status in OpenHands' `task_tracker`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum TaskStatus {
     Todo,
@@ -127,8 +148,10 @@ pub enum TaskStatus {
     Done,
 }
 
+enum_from_value!(TaskStatus, "snake_case" [Todo, InProgress, Done]);
+
 /// One task of OpenHands' `task_tracker`.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, JsonSchema)]
 pub struct TaskItem {
     #[schemars(length(min = 1, max = 2000))]
     pub title: String,
@@ -141,14 +164,18 @@ pub struct TaskItem {
     pub id: Option<String>,
 }
 
+struct_from_value!(TaskItem { title, status, notes, id });
+
 /// OpenHands' `task_tracker` arguments.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, JsonSchema)]
 pub struct TaskTrackerArgs {
     pub command: TaskTrackerCommand,
     #[serde(default)]
     #[schemars(with = "Vec<TaskItem>", length(max = 100))]
     pub task_list: Option<Vec<TaskItem>>,
 }
+
+struct_from_value!(TaskTrackerArgs { command, task_list });
 
 /// The JSON Schemas of the dialects' arguments (generated; checked by a test).
 pub fn schema(dialect: TodoDialect) -> &'static str {

@@ -9,10 +9,12 @@
 //! refused both times, since the replies would contradict each other.
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+
+use crate::json::from_value::{enum_from_value, struct_from_value};
 
 /// Why the guard refuses the planner calls of an iteration.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Refusal {
     /// Too many planner-only iterations in a row: act on the plan now.
@@ -31,6 +33,8 @@ impl Refusal {
     }
 }
 
+enum_from_value!(Refusal, "snake_case" [PlannerOveruseExecuteNextStep, DuplicatePlannerCall]);
+
 /// The guard's reading of one iteration.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -45,7 +49,7 @@ pub struct IterationVerdict {
     pub refusal: Option<Refusal>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct OveruseGuard {
     max_planner_only_streak: u32,
@@ -54,6 +58,8 @@ pub struct OveruseGuard {
     streak: u32,
     current: Option<Refusal>,
 }
+
+struct_from_value!(OveruseGuard, "camelCase" { max_planner_only_streak, planner_tools, iteration, streak, current });
 
 impl OveruseGuard {
     pub fn new(max_planner_only_streak: u32, planner_tools: Vec<String>) -> Self {

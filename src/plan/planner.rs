@@ -6,18 +6,20 @@
 //! tool result.
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::error::issue::{summarize, Issue};
 use crate::error::literal::{code_literal, Flag};
 use crate::error::Result;
+use crate::json::from_value::{struct_from_value, FromValue, Mismatch};
+use crate::json::value::Value;
 use crate::plan::guard::{IterationVerdict, OveruseGuard, Refusal};
 use crate::plan::todos::{self, Args, Todo, WriteTodos};
 use crate::validate::input::Input;
 use crate::validate::write_todos::{self, Found, Mistake, Outcome, Source};
 
 /// Options of a PlannerState.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(deny_unknown_fields)]
 pub struct PlannerOptions {
@@ -32,10 +34,21 @@ pub struct PlannerOptions {
     pub planner_tools: Vec<PlannerToolName>,
 }
 
+struct_from_value!(PlannerOptions, "camelCase" {
+    max_planner_only_streak = default_streak(),
+    planner_tools = default_planner_tools(),
+});
+
 /// A tool name.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, JsonSchema)]
 #[serde(transparent)]
 pub struct PlannerToolName(#[schemars(length(min = 1, max = 64))] pub String);
+
+impl FromValue for PlannerToolName {
+    fn from_value(value: &mut Value<'_>, mismatch: &mut Mismatch) -> Self {
+        PlannerToolName(String::from_value(value, mismatch))
+    }
+}
 
 fn default_streak() -> u32 {
     2
@@ -52,7 +65,7 @@ impl Default for PlannerOptions {
 }
 
 /// The planner's state as plain data.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PlannerSnapshot {
     /// 0 before the first accepted `write_todos`; grows by one with each accepted call.
@@ -68,6 +81,8 @@ pub struct PlannerSnapshot {
     #[schemars(required, transform = crate::validate::schema::nullable)]
     pub updated_at: Option<f64>,
 }
+
+struct_from_value!(PlannerSnapshot, "camelCase" { revision, todos, focus, note, updated_at });
 
 code_literal!(InvalidArgumentsCode = "invalid_arguments");
 
@@ -112,13 +127,15 @@ pub struct RejectedAck {
 }
 
 /// The todo list and the overuse guard of one agent run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[schemars(rename = "PlannerStateData")]
 pub struct PlannerState {
     state: PlannerSnapshot,
     guard: OveruseGuard,
 }
+
+struct_from_value!(PlannerState, "camelCase" { state, guard });
 
 impl PlannerState {
     pub fn new(options: PlannerOptions) -> Self {

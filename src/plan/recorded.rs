@@ -7,12 +7,13 @@
 //! has no clarify gate, so there is nothing to be exempt from.)
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
+use crate::json::from_value::{enum_from_value, struct_from_value};
 use crate::text::cap;
 
 /// How much a task needs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Complexity {
     /// One or two actions: the turn may end whenever the model answers.
@@ -20,6 +21,8 @@ pub enum Complexity {
     /// Several steps: the turn continues until plan_progress marks the plan completed.
     Complex,
 }
+
+enum_from_value!(Complexity, "lowercase" [Simple, Complex]);
 
 impl Complexity {
     pub fn as_str(self) -> &'static str {
@@ -31,7 +34,7 @@ impl Complexity {
 }
 
 /// The arguments of `plan`.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, JsonSchema)]
 pub struct PlanArgs {
     /// The goal in one line, as the user should see it.
     #[schemars(length(min = 1, max = 500))]
@@ -43,15 +46,19 @@ pub struct PlanArgs {
     pub complexity: Complexity,
 }
 
+struct_from_value!(PlanArgs { overall_goal_ui, internal_plan, complexity });
+
 /// `plan_progress`'s only plan status: the whole plan is done.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum PlanStatusArg {
     Completed,
 }
 
+enum_from_value!(PlanStatusArg, "lowercase"[Completed]);
+
 /// The arguments of `plan_progress`; every one is optional.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, JsonSchema)]
 pub struct PlanProgressArgs {
     /// The id or name of the step just completed.
     #[serde(default)]
@@ -71,6 +78,8 @@ pub struct PlanProgressArgs {
     pub plan_status: Option<PlanStatusArg>,
 }
 
+struct_from_value!(PlanProgressArgs { step_id, step_summary, next_step, plan_status });
+
 /// The JSON Schemas of the tools' arguments (generated; checked by a test).
 pub const PLAN_SCHEMA: &str = include_str!("../schemas/plan.json");
 pub const PLAN_PROGRESS_SCHEMA: &str = include_str!("../schemas/plan_progress.json");
@@ -82,7 +91,7 @@ pub const PLAN_PROGRESS_DESCRIPTION: &str = include_str!("../prompts/plan_progre
 const STEPS_KEPT: usize = 50;
 
 /// A step the model reported done.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct StepRecord {
     #[schemars(required, transform = crate::validate::schema::nullable)]
@@ -91,8 +100,10 @@ pub struct StepRecord {
     pub summary: Option<String>,
 }
 
+struct_from_value!(StepRecord, "camelCase" { step_id, summary });
+
 /// The plan of the session and what the model reported about it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PlanState {
     /// 1 for the first plan; each re-plan adds one.
@@ -107,6 +118,8 @@ pub struct PlanState {
     #[schemars(required, transform = crate::validate::schema::nullable)]
     pub next_step: Option<String>,
 }
+
+struct_from_value!(PlanState, "camelCase" { version, goal, plan, complexity, completed, steps_done, next_step });
 
 impl PlanState {
     /// A new plan, or a re-plan that replaces `previous`.

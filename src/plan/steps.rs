@@ -14,8 +14,9 @@
 //! The serialized form keeps the field names of seed 001's `plan.json`.
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
+use crate::json::from_value::{enum_from_value, struct_from_value};
 use crate::text::cap;
 use crate::text::reflection::extract_reflection;
 
@@ -29,7 +30,7 @@ pub const MAX_DESCRIPTION_CHARS: usize = 200;
 const MAX_RESULT_CHARS: usize = 160;
 
 /// Where a plan stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum PlanStatus {
     Running,
@@ -39,8 +40,10 @@ pub enum PlanStatus {
     Failed,
 }
 
+enum_from_value!(PlanStatus, "snake_case" [Running, Paused, Completed, Failed]);
+
 /// Where a step stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum StepStatus {
     Pending,
@@ -49,16 +52,20 @@ pub enum StepStatus {
     Failed,
 }
 
+enum_from_value!(StepStatus, "snake_case" [Pending, Running, Completed, Failed]);
+
 /// Rounds the step has run, out of the rounds after which it completes by timeout.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StepProgress {
     pub current: u32,
     pub total: u32,
 }
 
+struct_from_value!(StepProgress { current, total });
+
 /// One step of the plan.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Step {
     /// `step_1`, `step_2`, … in declaration order.
@@ -72,6 +79,8 @@ pub struct Step {
     pub result: Option<String>,
     pub progress: StepProgress,
 }
+
+struct_from_value!(Step { id, description, status, result, progress });
 
 /// How a step was completed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
@@ -95,7 +104,7 @@ pub enum StepChange {
 }
 
 /// A plan in seed 001's `plan.json` shape.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StepPlan {
     /// `plan_<nowMs>` of its creation.
@@ -111,6 +120,8 @@ pub struct StepPlan {
     /// Model responses since the plan was created, across pauses.
     pub iteration_count: u32,
 }
+
+struct_from_value!(StepPlan { id, goal, status, steps, current_step_index, iteration_count });
 
 impl StepPlan {
     pub fn new(goal: &str, now_ms: f64) -> Self {

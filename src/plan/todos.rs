@@ -7,11 +7,12 @@
 use std::borrow::Cow;
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::error::issue::Issue;
 use crate::error::literal::Flag;
 use crate::error::Result;
+use crate::json::from_value::{enum_from_value, from_value, struct_from_value};
 use crate::json::value::Value;
 use crate::validate::compiled;
 use crate::validate::input::Input;
@@ -19,13 +20,15 @@ use crate::validate::schema::{self};
 use crate::validate::write_todos::{self, Field, Found, FoundTodo, Mistake, Outcome, Source, Span, STATUSES};
 
 /// Where a todo stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum TodoStatus {
     Pending,
     InProgress,
     Completed,
 }
+
+enum_from_value!(TodoStatus, "snake_case" [Pending, InProgress, Completed]);
 
 impl TodoStatus {
     /// The status at `index` of the schema's list ([`STATUSES`]).
@@ -44,7 +47,7 @@ impl TodoStatus {
 }
 
 /// One checklist item.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Todo {
     /// A short stable id, such as `read_note_context`; keep it across updates.
     #[schemars(length(min = 1, max = 40))]
@@ -56,8 +59,10 @@ pub struct Todo {
     pub status: TodoStatus,
 }
 
+struct_from_value!(Todo { id, content, status });
+
 /// The arguments of a `write_todos` call: the full current checklist.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct WriteTodos {
     /// The complete list, in order. It replaces the previous one.
     #[schemars(length(min = 1, max = 8))]
@@ -72,58 +77,7 @@ pub struct WriteTodos {
     pub note: Option<String>,
 }
 
-impl WriteTodos {
-    /// The typed arguments out of their validated value. Written out rather than left to
-    /// serde: it runs on every accepted call, and this is several times faster.
-    fn from_validated(mut data: Value<'_>) -> Result<WriteTodos> {
-        let mut args = WriteTodos { todos: Vec::new(), focus: None, note: None };
-        let Value::Object(members) = &mut data else { return Err(mismatch()) };
-        for (key, value) in members.iter_mut() {
-            match key.as_ref() {
-                "todos" => match value {
-                    Value::Array(items) => {
-                        args.todos = items.iter_mut().map(Todo::from_validated).collect::<Result<_>>()?;
-                    }
-                    _ => return Err(mismatch()),
-                },
-                "focus" => args.focus = value.take_string(),
-                "note" => args.note = value.take_string(),
-                _ => return Err(mismatch()),
-            }
-        }
-        Ok(args)
-    }
-}
-
-impl Todo {
-    fn from_validated(item: &mut Value<'_>) -> Result<Todo> {
-        let (mut id, mut content, mut status) = (None, None, None);
-        let Value::Object(members) = item else { return Err(mismatch()) };
-        for (key, value) in members.iter_mut() {
-            match key.as_ref() {
-                "id" => id = value.take_string(),
-                "content" => content = value.take_string(),
-                "status" => {
-                    status = match value.as_str() {
-                        Some("pending") => Some(TodoStatus::Pending),
-                        Some("in_progress") => Some(TodoStatus::InProgress),
-                        Some("completed") => Some(TodoStatus::Completed),
-                        _ => None,
-                    }
-                }
-                _ => return Err(mismatch()),
-            }
-        }
-        match (id, content, status) {
-            (Some(id), Some(content), Some(status)) => Ok(Todo { id, content, status }),
-            _ => Err(mismatch()),
-        }
-    }
-}
-
-fn mismatch() -> crate::error::Error {
-    crate::error::Error::internal("validated write_todos arguments do not match their type")
-}
+struct_from_value!(WriteTodos { todos, focus, note });
 
 /// The `write_todos` description: its usage rules (seed 004 §5.4).
 pub const WRITE_TODOS_DESCRIPTION: &str = include_str!("../prompts/write_todos.md");
@@ -165,7 +119,7 @@ impl<'a> WriteTodosValidation<'a> {
     /// The typed arguments, or the issues.
     pub fn into_args(self) -> Result<std::result::Result<WriteTodos, Vec<Issue>>> {
         match self {
-            WriteTodosValidation::Success { data, .. } => Ok(Ok(WriteTodos::from_validated(data)?)),
+            WriteTodosValidation::Success { data, .. } => Ok(Ok(from_value(data)?)),
             WriteTodosValidation::Failure { error, .. } => Ok(Err(error.issues)),
         }
     }

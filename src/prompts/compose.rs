@@ -18,10 +18,12 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::error::issue::{Issue, PathSegment};
 use crate::error::{Error, Result};
+use crate::json::from_value::{key, read_or, struct_from_value, Case, Fields, FromValue, Mismatch};
+use crate::json::value::Value;
 use crate::prompts::Language;
 use crate::prompts::{self, Piece};
 use crate::validate::schema::Record;
@@ -38,7 +40,7 @@ const RESERVED: [&str; 4] = ["base", "plan", "planner_tools", "budget"];
 pub const PROMPT_MAX_CHARS: usize = 10_000_000;
 
 /// A component of the user's own, such as house rules or an output format.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct PromptComponent {
     /// Lowercase letters, digits and `_`, starting with a letter. A shared component's
@@ -51,8 +53,10 @@ pub struct PromptComponent {
     pub text: String,
 }
 
+struct_from_value!(PromptComponent { name, text });
+
 /// Where the task stands, for seed 001's current-plan block.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(deny_unknown_fields)]
 pub struct CurrentPlan {
@@ -73,8 +77,10 @@ pub struct CurrentPlan {
     pub total_steps: Option<u32>,
 }
 
+struct_from_value!(CurrentPlan, "camelCase" { goal, step, step_number, total_steps });
+
 /// The tool rounds left, as a session's `next` reports them.
-#[derive(Debug, Clone, Copy, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct Budget {
     /// Tool rounds left (at most `total`).
@@ -85,9 +91,11 @@ pub struct Budget {
     pub total: u32,
 }
 
+struct_from_value!(Budget { remaining, total });
+
 /// The parts of a prompt the host writes: the base prompt, its components, the toggles
 /// and the values. `Session::system_prompt` takes these alone and fills in the rest.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(deny_unknown_fields)]
 pub struct PromptParts {
@@ -112,8 +120,15 @@ pub struct PromptParts {
     pub values: Record<String>,
 }
 
+struct_from_value!(PromptParts, "camelCase" {
+    base,
+    components = Default::default(),
+    features = Default::default(),
+    values = Default::default(),
+});
+
 /// What `composePrompt` takes. Only `base` is required.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(deny_unknown_fields)]
 pub struct ComposeInput {
@@ -128,6 +143,17 @@ pub struct ComposeInput {
     /// The tool rounds left, as the last line.
     #[serde(default)]
     pub budget: Option<Budget>,
+}
+
+/// `parts` reads the members the other fields leave, as serde's `flatten` does.
+impl FromValue for ComposeInput {
+    fn from_value(value: &mut Value<'_>, mismatch: &mut Mismatch) -> Self {
+        let mut fields = Fields::new(value, mismatch);
+        let language = read_or(fields.get(key!(Case::Camel; language)), Language::default, mismatch);
+        let plan = Option::from_value(fields.get(key!(Case::Camel; plan)), mismatch);
+        let budget = Option::from_value(fields.get(key!(Case::Camel; budget)), mismatch);
+        ComposeInput { parts: PromptParts::from_value(&mut fields.rest(), mismatch), language, plan, budget }
+    }
 }
 
 /// A composed system prompt.

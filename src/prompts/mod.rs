@@ -5,16 +5,20 @@
 pub mod compose;
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+
+use crate::json::from_value::enum_from_value;
 
 /// The language of the prompts planloop injects (continuation nudges, reminders).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Language {
     #[default]
     En,
     Zh,
 }
+
+enum_from_value!(Language, "lowercase" [En, Zh]);
 
 const CONTINUATION_EN: &str = include_str!("continuation.en.md");
 const CONTINUATION_ZH: &str = include_str!("continuation.zh.md");

@@ -7,8 +7,9 @@
 //! without approval never matches an argument that chains or redirects commands.
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
+use crate::json::from_value::{enum_from_value, key, struct_from_value, Case, Fields, FromValue, Mismatch};
 use crate::json::value::Value;
 use crate::text::{cap, one_line};
 use crate::trail::reasoning::describe_args;
@@ -17,7 +18,7 @@ const JUSTIFICATION_CAP: usize = 200;
 const RESULT_CAP: usize = 8_000;
 
 /// What a tool call needs before it runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ToolClass {
     /// It only reads: it runs inline, without asking.
@@ -26,8 +27,10 @@ pub enum ToolClass {
     Approve,
 }
 
+enum_from_value!(ToolClass, "lowercase" [Read, Approve]);
+
 /// A rule on a tool's arguments. The first rule that matches decides.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(deny_unknown_fields)]
 pub struct ToolRule {
@@ -47,8 +50,10 @@ pub struct ToolRule {
     pub class: ToolClass,
 }
 
+struct_from_value!(ToolRule, "camelCase" { tool, argument, prefixes = Default::default(), class });
+
 /// Which tools run at once and which wait for approval.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(deny_unknown_fields)]
 pub struct ToolPolicy {
@@ -69,6 +74,13 @@ pub struct ToolPolicy {
     pub rules: Vec<ToolRule>,
 }
 
+struct_from_value!(ToolPolicy, "camelCase" {
+    default = approve(),
+    read = Default::default(),
+    approve = Default::default(),
+    rules = Default::default(),
+});
+
 fn approve() -> ToolClass {
     ToolClass::Approve
 }
@@ -80,7 +92,7 @@ impl Default for ToolPolicy {
 }
 
 /// What decided a call's class, so that "always allow" can allow exactly that again.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(tag = "by", rename_all = "camelCase")]
 pub enum Basis {
     /// Rule number `index` of `tools.rules`.
@@ -89,13 +101,34 @@ pub enum Basis {
     Tool,
 }
 
+/// Tagged internally, as serde writes it: `{"by": "rule", "index": 0}` or `{"by": "tool"}`.
+impl FromValue for Basis {
+    fn from_value(value: &mut Value<'_>, mismatch: &mut Mismatch) -> Self {
+        #[derive(Clone, Copy)]
+        enum By {
+            Rule,
+            Tool,
+        }
+        enum_from_value!(By, "camelCase" [Rule, Tool]);
+        let mut fields = Fields::new(value, mismatch);
+        let basis = match By::from_value(fields.get(("by", Case::AsIs)), mismatch) {
+            By::Rule => Basis::Rule { index: u32::from_value(fields.get(key!(Case::AsIs; index)), mismatch) },
+            By::Tool => Basis::Tool,
+        };
+        fields.end(mismatch);
+        basis
+    }
+}
+
 /// A standing approval given with `scope: "always"`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Grant {
     pub tool: String,
     pub basis: Basis,
 }
+
+struct_from_value!(Grant, "camelCase" { tool, basis });
 
 /// Characters that chain, substitute or redirect shell commands.
 const CHAINING: [&str; 9] = [";", "&", "|", "`", "$(", ">", "<", "\n", "\r"];
@@ -142,7 +175,7 @@ impl ToolRule {
 }
 
 /// Where a proposal stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ProposalStatus {
     Pending,
@@ -150,8 +183,10 @@ pub enum ProposalStatus {
     Rejected,
 }
 
+enum_from_value!(ProposalStatus, "lowercase" [Pending, Approved, Rejected]);
+
 /// A call that waits for the user.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Proposal {
     /// planloop's id for the action; pass it to `approve` or `reject`.
@@ -171,8 +206,20 @@ pub struct Proposal {
     pub basis: Basis,
 }
 
+struct_from_value!(Proposal, "camelCase" {
+    action_id,
+    call_id,
+    tool,
+    args,
+    justification,
+    status,
+    turn,
+    iteration,
+    basis,
+});
+
 /// How long a grant lasts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Scope {
     /// This call only.
@@ -181,8 +228,10 @@ pub enum Scope {
     Always,
 }
 
+enum_from_value!(Scope, "lowercase" [Once, Always]);
+
 /// The options of `approve`.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(deny_unknown_fields)]
 pub struct ApproveOptions {
@@ -194,12 +243,14 @@ pub struct ApproveOptions {
     pub scope: Scope,
 }
 
+struct_from_value!(ApproveOptions, "camelCase" { edited_args, scope = once() });
+
 fn once() -> Scope {
     Scope::Once
 }
 
 /// The options of `reject`.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(deny_unknown_fields)]
 pub struct RejectOptions {
@@ -208,6 +259,8 @@ pub struct RejectOptions {
     #[schemars(with = "String", length(max = 4000))]
     pub message: Option<String>,
 }
+
+struct_from_value!(RejectOptions, "camelCase" { message });
 
 /// What a call would do, from its arguments: `Run: <command>`, `Fetch: <url>`,
 /// `Search: <query>`, else its primary argument, capped.

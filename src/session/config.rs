@@ -2,8 +2,9 @@
 //! default taken from the seeds. A misspelt key is an error, not a silent default.
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
+use crate::json::from_value::{enum_from_value, struct_from_value};
 use crate::session::approval::ToolPolicy;
 use crate::trail::reasoning::HistoryOptions;
 
@@ -11,7 +12,7 @@ pub use crate::plan::dialects::TodoDialect;
 pub use crate::prompts::Language;
 
 /// What ends a turn that hits `maxIterations` or `timeoutMs`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum OnLimit {
     /// A `pause` decision: the plan is kept, paused, with a progress summary.
@@ -20,9 +21,11 @@ pub enum OnLimit {
     Fail,
 }
 
+enum_from_value!(OnLimit, "lowercase" [Pause, Fail]);
+
 /// Seed 003's continuation protocol: the model ends each reply with a `continuation`
 /// object saying CONTINUE or TERMINATE.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(deny_unknown_fields)]
 pub struct ContinuationProtocol {
@@ -35,6 +38,8 @@ pub struct ContinuationProtocol {
     pub require_explicit_signal: bool,
 }
 
+struct_from_value!(ContinuationProtocol, "camelCase" { enabled = Default::default(), require_explicit_signal = yes() });
+
 impl Default for ContinuationProtocol {
     fn default() -> Self {
         ContinuationProtocol { enabled: false, require_explicit_signal: true }
@@ -43,7 +48,7 @@ impl Default for ContinuationProtocol {
 
 /// When a model is going in circles. Each pattern, once seen, is named in a `Stuck`
 /// event and a nudge; after `maxNudges` nudges the turn ends with `exitReason: "stuck"`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(deny_unknown_fields)]
 pub struct StuckOptions {
@@ -69,6 +74,14 @@ pub struct StuckOptions {
     pub max_nudges: u32,
 }
 
+struct_from_value!(StuckOptions, "camelCase" {
+    same_call_same_result = four(),
+    same_failing_call = three(),
+    same_text = three(),
+    alternation_window = six(),
+    max_nudges = two(),
+});
+
 impl Default for StuckOptions {
     fn default() -> Self {
         StuckOptions {
@@ -82,7 +95,7 @@ impl Default for StuckOptions {
 }
 
 /// Plan review: the user sees the plan before any action runs.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(deny_unknown_fields)]
 pub struct PlanReviewOptions {
@@ -95,6 +108,8 @@ pub struct PlanReviewOptions {
     pub ttl_minutes: u32,
 }
 
+struct_from_value!(PlanReviewOptions, "camelCase" { enabled = Default::default(), ttl_minutes = sixty() });
+
 impl Default for PlanReviewOptions {
     fn default() -> Self {
         PlanReviewOptions { enabled: false, ttl_minutes: 60 }
@@ -102,7 +117,7 @@ impl Default for PlanReviewOptions {
 }
 
 /// Everything a `Session` can be told. Every key is optional.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(deny_unknown_fields)]
 pub struct SessionConfig {
@@ -154,6 +169,23 @@ pub struct SessionConfig {
     #[schemars(range(min = 100, max = 10_000_000))]
     pub max_tool_output_chars: u32,
 }
+
+struct_from_value!(SessionConfig, "camelCase" {
+    language = english(),
+    max_planner_only_streak = two(),
+    max_plan_continuations = five(),
+    reminder_interval = three(),
+    max_iterations = twenty(),
+    timeout_ms = five_minutes(),
+    on_limit = pause(),
+    continuation_protocol = Default::default(),
+    todo_dialects = own_dialect(),
+    history = Default::default(),
+    stuck = Default::default(),
+    tools = Default::default(),
+    plan_review = Default::default(),
+    max_tool_output_chars = twenty_thousand(),
+});
 
 impl Default for SessionConfig {
     fn default() -> Self {
@@ -214,16 +246,4 @@ fn pause() -> OnLimit {
 }
 fn own_dialect() -> Vec<TodoDialect> {
     vec![TodoDialect::WriteTodos]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn serde_defaults_equal_default() {
-        let empty = crate::json::value::Value::Object(vec![]);
-        let from_empty: SessionConfig = crate::json::from_value::from_value(empty).unwrap();
-        assert_eq!(from_empty, SessionConfig::default());
-    }
 }

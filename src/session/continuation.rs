@@ -8,9 +8,10 @@
 //! when nothing matches, the reply terminates.
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::json;
+use crate::json::from_value::struct_from_value;
 use crate::json::value::Value;
 
 /// What the model asked for.
@@ -34,7 +35,7 @@ pub enum Source {
 }
 
 /// Progress the model reported in its `continuation` object.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ReportedProgress {
     #[schemars(required, transform = crate::validate::schema::nullable)]
@@ -44,6 +45,8 @@ pub struct ReportedProgress {
     #[schemars(required, transform = crate::validate::schema::nullable)]
     pub completion_percentage: Option<f64>,
 }
+
+struct_from_value!(ReportedProgress, "camelCase" { current_step, total_steps, completion_percentage });
 
 /// The decision for one reply.
 #[derive(Debug, Clone, PartialEq)]

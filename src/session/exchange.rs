@@ -2,15 +2,16 @@
 //! response, tool results, and the decisions that say what to do next.
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
+use crate::json::from_value::struct_from_value;
 use crate::json::value::Value;
 use crate::session::approval::Proposal;
 use crate::session::continuation::ReportedProgress;
 use crate::session::review::PlanReview;
 
 /// The start of a turn: a user message.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(deny_unknown_fields)]
 pub struct BeginTurn {
@@ -33,8 +34,10 @@ pub struct BeginTurn {
     pub review: Option<PlanReview>,
 }
 
+struct_from_value!(BeginTurn, "camelCase" { message, now_ms, user_id, chat_id, review });
+
 /// One tool call in a model response.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct ToolCallInput {
     /// The provider's id for the call; the result must carry the same id.
@@ -47,11 +50,13 @@ pub struct ToolCallInput {
     pub args: Value<'static>,
 }
 
+struct_from_value!(ToolCallInput { id, name, args = Value::Undefined });
+
 /// The most tool calls one model response may carry.
 pub const MAX_TOOL_CALLS: usize = 256;
 
 /// A model response: its text and its tool calls.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(deny_unknown_fields)]
 pub struct ModelResponse {
@@ -64,8 +69,10 @@ pub struct ModelResponse {
     pub tool_calls: Vec<ToolCallInput>,
 }
 
+struct_from_value!(ModelResponse, "camelCase" { text, tool_calls = Default::default() });
+
 /// The result of a tool the host ran.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(deny_unknown_fields)]
 pub struct ToolResult {
@@ -89,6 +96,15 @@ pub struct ToolResult {
     pub exit_code: Option<i32>,
 }
 
+struct_from_value!(ToolResult, "camelCase" {
+    id,
+    output,
+    stderr,
+    is_error = Default::default(),
+    duration_ms,
+    exit_code,
+});
+
 /// A tool call for the host to run, as the model made it.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct ToolCall {
@@ -99,7 +115,7 @@ pub struct ToolCall {
 }
 
 /// A message to append to the conversation as a tool's result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolMessage {
     pub tool_call_id: String,
@@ -107,6 +123,8 @@ pub struct ToolMessage {
     pub content: String,
     pub is_error: bool,
 }
+
+struct_from_value!(ToolMessage, "camelCase" { tool_call_id, name, content, is_error });
 
 /// How to make the next model call.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]

@@ -6,15 +6,16 @@
 //! and chat, entries expire, and taking an entry removes it, so feedback is injected once.
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
+use crate::json::from_value::struct_from_value;
 use crate::session::config::Language;
 
 /// The reviews a store keeps at most; the oldest go first.
 pub const MAX_REVIEWS: usize = 1000;
 
 /// A plan waiting for the user's word.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PlanReview {
     /// The `userId` and `chatId` of the turn (null when it had none).
@@ -31,6 +32,8 @@ pub struct PlanReview {
     pub expires_at_ms: f64,
 }
 
+struct_from_value!(PlanReview, "camelCase" { user_id, chat_id, turn, goal, plan, created_at_ms, expires_at_ms });
+
 impl PlanReview {
     fn is_for(&self, user_id: Option<&str>, chat_id: Option<&str>) -> bool {
         self.user_id.as_deref() == user_id && self.chat_id.as_deref() == chat_id
@@ -39,12 +42,14 @@ impl PlanReview {
 
 /// Pending plan reviews by user and chat, for hosts that start a fresh session per
 /// message. Plain data: serialize it with `toJSON()` and restore it with `fromJSON()`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PlanReviewStore {
     #[schemars(length(max = 1000))]
     pub reviews: Vec<PlanReview>,
 }
+
+struct_from_value!(PlanReviewStore, "camelCase" { reviews });
 
 impl PlanReviewStore {
     /// Keeps `review`, replacing one pending for the same user and chat.

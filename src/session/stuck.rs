@@ -6,13 +6,14 @@
 use std::collections::VecDeque;
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
+use crate::json::from_value::struct_from_value;
 use crate::session::config::StuckOptions;
 use crate::text::fingerprint::fnv1a_53;
 
 /// How a model is repeating itself.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(tag = "pattern", rename_all = "camelCase")]
 pub enum Pattern {
     /// The same call returned the same result `times` times in a row.
@@ -50,7 +51,7 @@ impl Pattern {
 }
 
 /// One call as the detector remembers it (fingerprints fit a JSON number exactly).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[schemars(rename = "StuckStep")]
 struct Step {
@@ -60,7 +61,9 @@ struct Step {
     failed: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+struct_from_value!(Step, "camelCase" { tool, call, result, failed });
+
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StuckDetector {
     pub(crate) options: StuckOptions,
@@ -70,6 +73,15 @@ pub struct StuckDetector {
     last_text: Option<u64>,
     same_text_run: u32,
 }
+
+struct_from_value!(StuckDetector, "camelCase" {
+    options,
+    steps,
+    same_result_run,
+    failing_run,
+    last_text,
+    same_text_run,
+});
 
 impl StuckDetector {
     pub fn new(options: StuckOptions) -> Self {

@@ -2,12 +2,13 @@
 //! the rejections it will hand out and the time it spent waiting for the user.
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
+use crate::json::from_value::struct_from_value;
 use crate::session::exchange::ToolMessage;
 
 /// A call handed to the host, waiting for its result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[schemars(rename = "PendingCall")]
 pub struct Pending {
@@ -20,8 +21,10 @@ pub struct Pending {
     pub(crate) answered: bool,
 }
 
+struct_from_value!(Pending, "camelCase" { id, name, signature, approved, answered });
+
 /// The turn in progress (or the last one), as a snapshot carries it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[schemars(rename = "SnapshotTurn")]
 pub struct Turn {
@@ -54,6 +57,25 @@ pub struct Turn {
     pub(crate) user_id: Option<String>,
     pub(crate) chat_id: Option<String>,
 }
+
+struct_from_value!(Turn, "camelCase" {
+    number,
+    message,
+    started_at,
+    iterations,
+    continuations,
+    stuck_nudges,
+    stuck_out,
+    open,
+    pending,
+    batch_nudge,
+    rejections,
+    proposed = Default::default(),
+    paused_at,
+    waited_ms,
+    user_id,
+    chat_id,
+});
 
 impl Turn {
     /// The agent's time in this turn: since it started, less the time spent waiting for

@@ -18,11 +18,11 @@ use std::borrow::Cow;
 use std::collections::VecDeque;
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::json;
-use crate::json::from_value::from_value;
+use crate::json::from_value::{from_value, struct_from_value};
 use crate::json::write as json_text;
 use crate::json::value::{deeper_than, Value};
 use crate::plan::planner::PlannerState;
@@ -49,7 +49,7 @@ pub const VERSION: (u32, u32) = (1, 1);
 pub const MAX_DEPTH: usize = ANY_MAX_DEPTH + 16;
 
 /// Everything a session needs to go on, as plain data.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SessionSnapshot {
     /// Always `"planloop.session"`.
@@ -90,6 +90,26 @@ pub struct SessionSnapshot {
     /// What the stuck detector remembers.
     pub stuck: StuckDetector,
 }
+
+struct_from_value!(SessionSnapshot, "camelCase" {
+    format,
+    version,
+    checksum,
+    config,
+    plan,
+    planner,
+    recorded_plan,
+    todo_tool,
+    turns,
+    turn,
+    proposals,
+    grants,
+    pending_review,
+    reported,
+    findings,
+    reasoning,
+    stuck,
+});
 
 impl SessionSnapshot {
     /// The snapshot as JSON text, for a file or a key-value store.

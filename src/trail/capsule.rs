@@ -2,8 +2,9 @@
 //! agent (or the next turn) gets the gist instead of the transcript.
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
+use crate::json::from_value::struct_from_value;
 use crate::plan::planner::PlannerSnapshot;
 use crate::text::cap;
 
@@ -18,7 +19,7 @@ const NEXT_ACTIONS_MAX: usize = 5;
 const NEXT_ACTION_CAP: usize = 140;
 
 /// Something a run produced or relied on: a note, a file, a URL.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct Artifact {
     /// What kind of thing it is, such as `note`, `file` or `url` (at most 32 characters).
@@ -31,8 +32,10 @@ pub struct Artifact {
     pub summary: String,
 }
 
+struct_from_value!(Artifact { kind as "type", reference as "ref", summary });
+
 /// What goes into a capsule; anything over a cap is cut, never refused.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(deny_unknown_fields)]
 pub struct ContextCapsuleInput {
@@ -51,6 +54,14 @@ pub struct ContextCapsuleInput {
     #[serde(default)]
     pub next_actions: Vec<String>,
 }
+
+struct_from_value!(ContextCapsuleInput, "camelCase" {
+    goal,
+    plan_snapshot,
+    key_findings = Default::default(),
+    artifacts = Default::default(),
+    next_actions = Default::default(),
+});
 
 /// A bounded summary of a run, for a parent agent or the next turn.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]

@@ -9,9 +9,10 @@
 use std::collections::VecDeque;
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::error::Result;
+use crate::json::from_value::{enum_from_value, struct_from_value};
 use crate::plan::todos::{self, Todo, TodoStatus};
 use crate::text::reflection::extract_reflection;
 use crate::text::{cap, first_line, one_line};
@@ -43,7 +44,7 @@ const PRIMARY_ARGUMENTS: [&str; 16] = [
 ];
 
 /// The kind of a reasoning step.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Phase {
     /// The todo list changed.
@@ -55,6 +56,8 @@ pub enum Phase {
     /// The model's own one-sentence reflection.
     Reflect,
 }
+
+enum_from_value!(Phase, "lowercase" [Plan, Act, Obs, Reflect]);
 
 impl Phase {
     /// Every phase, in declaration order (an index into this is the phase's number).
@@ -81,7 +84,7 @@ impl Phase {
 }
 
 /// One step of the trail.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct ReasoningEvent {
     pub phase: Phase,
     /// One short line, without the tag.
@@ -91,6 +94,8 @@ pub struct ReasoningEvent {
     pub timestamp: f64,
 }
 
+struct_from_value!(ReasoningEvent { phase, summary, iteration, timestamp });
+
 impl ReasoningEvent {
     /// The display line: the phase tag, a space, the summary.
     pub fn step(&self) -> String {
@@ -99,7 +104,7 @@ impl ReasoningEvent {
 }
 
 /// How much of the trail to keep.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum HistoryMode {
     /// The last `size` events.
@@ -108,8 +113,10 @@ pub enum HistoryMode {
     Full,
 }
 
+enum_from_value!(HistoryMode, "lowercase" [Rolling, Full]);
+
 /// Options of a ReasoningLog.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(deny_unknown_fields)]
 pub struct HistoryOptions {
@@ -120,6 +127,8 @@ pub struct HistoryOptions {
     #[schemars(range(min = 1, max = 1000))]
     pub size: u32,
 }
+
+struct_from_value!(HistoryOptions, "camelCase" { mode = default_mode(), size = default_size() });
 
 fn default_mode() -> HistoryMode {
     HistoryMode::Rolling
@@ -136,13 +145,15 @@ impl Default for HistoryOptions {
 }
 
 /// The tagged trail of one agent run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[schemars(rename = "ReasoningLogData")]
 pub struct ReasoningLog {
     pub(crate) options: HistoryOptions,
     events: VecDeque<ReasoningEvent>,
 }
+
+struct_from_value!(ReasoningLog, "camelCase" { options, events });
 
 impl ReasoningLog {
     pub fn new(options: HistoryOptions) -> Self {

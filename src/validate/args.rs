@@ -4,10 +4,8 @@
 //! `invalid_options` one) whose `data.issues` are the same zod-style issues the planner
 //! tools report, so a host handles every validation failure one way.
 
-use serde::de::DeserializeOwned;
-
 use crate::error::{Error, Result};
-use crate::json::from_value::from_value;
+use crate::json::from_value::{from_value, FromValue};
 use crate::json::value::Value;
 use crate::validate::input::{Input, Kind};
 use crate::validate::schema::{self, Schema};
@@ -57,7 +55,7 @@ pub fn names<'a, I: Input<'a>>(input: I, name: &str, max: u32) -> Result<Vec<Str
 }
 
 /// An options object validated against its schema; `undefined` gives the defaults.
-pub fn options<'a, T: DeserializeOwned, I: Input<'a>>(input: I, name: &str, schema: &'static Schema) -> Result<T> {
+pub fn options<'a, T: FromValue, I: Input<'a>>(input: I, name: &str, schema: &'static Schema) -> Result<T> {
     let outcome = match input.kind() {
         Kind::Undefined => schema::validate(schema, &Value::Object(Vec::new()))?,
         _ => schema::validate(schema, input)?,
@@ -66,7 +64,7 @@ pub fn options<'a, T: DeserializeOwned, I: Input<'a>>(input: I, name: &str, sche
 }
 
 /// An object validated against its schema.
-pub fn object<'a, T: DeserializeOwned, I: Input<'a>>(input: I, name: &str, schema: &'static Schema) -> Result<T> {
+pub fn object<'a, T: FromValue, I: Input<'a>>(input: I, name: &str, schema: &'static Schema) -> Result<T> {
     from_value(schema::validate(schema, input)?.map_err(|issues| Error::invalid_argument(name, issues))?)
 }
 

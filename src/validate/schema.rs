@@ -12,9 +12,11 @@
 //! them.
 
 use std::borrow::Cow;
+use std::mem;
 
 use crate::error::issue::{Expected, Issue, Origin, PathSegment};
 use crate::error::Result;
+use crate::json::from_value::{FromValue, Mismatch};
 use crate::json::value::Value;
 use crate::validate::input::{Input, Kind, Unread};
 
@@ -392,23 +394,20 @@ impl<T> Default for Record<T> {
     }
 }
 
-impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for Record<T> {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
-        struct Entries<T>(std::marker::PhantomData<T>);
-        impl<'de, T: serde::Deserialize<'de>> serde::de::Visitor<'de> for Entries<T> {
-            type Value = Record<T>;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("an object")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> std::result::Result<Record<T>, A::Error> {
-                let mut entries = Vec::new();
-                while let Some(entry) = map.next_entry()? {
-                    entries.push(entry);
-                }
-                Ok(Record(entries))
+impl<T: FromValue> FromValue for Record<T> {
+    fn from_value(value: &mut Value<'_>, mismatch: &mut Mismatch) -> Self {
+        match value {
+            Value::Object(members) => Record(
+                members
+                    .iter_mut()
+                    .map(|(key, value)| (mem::take(key).into_owned(), T::from_value(value, mismatch)))
+                    .collect(),
+            ),
+            _ => {
+                mismatch.note("an object");
+                Record::default()
             }
         }
-        deserializer.deserialize_map(Entries(std::marker::PhantomData))
     }
 }
 

@@ -1,9 +1,8 @@
 //! A call's arguments as the JS layer writes them: one array, in its encoding of JS
 //! values (`json::parse_host`), each argument checked by the core's validators.
 
-use serde::de::DeserializeOwned;
-
 use crate::error::{Error, Result};
+use crate::json::from_value::FromValue;
 use crate::json::value::{Document, Host, Value};
 use crate::validate::args as checked;
 use crate::validate::schema::Schema;
@@ -76,12 +75,12 @@ impl<'t> Args<'t> {
         checked::names(self.get(index), name, max)
     }
 
-    pub fn object<T: DeserializeOwned>(&self, index: usize, name: &str, schema: &'static Schema) -> Result<T> {
+    pub fn object<T: FromValue>(&self, index: usize, name: &str, schema: &'static Schema) -> Result<T> {
         checked::object(self.get(index), name, schema)
     }
 
     /// An options object; `undefined` gives the defaults.
-    pub fn options<T: DeserializeOwned>(&self, index: usize, name: &str, schema: &'static Schema) -> Result<T> {
+    pub fn options<T: FromValue>(&self, index: usize, name: &str, schema: &'static Schema) -> Result<T> {
         checked::options(self.get(index), name, schema)
     }
 }
