@@ -8,7 +8,10 @@ fn call(op: u32, handle: u32, input: &str, now: f64) -> u32 {
 
 fn main() {
     let n: u32 = std::env::args().nth(1).map(|s| s.parse().unwrap()).unwrap_or(2000);
-    assert_eq!(call(50, 0, r#"[{"maxIterations":100000,"timeoutMs":86400000,"tools":{"read":["read_file"]}}]"#, 0.0), 3);
+    assert_eq!(
+        call(50, 0, r#"[{"maxIterations":100000,"timeoutMs":86400000,"tools":{"read":["read_file"]}}]"#, 0.0),
+        3
+    );
     let session = 1 << 20;
     assert_eq!(call(56, session, r#"[{"message":"Summarise the Q3 revenue notes.","nowMs":0}]"#, 0.0), 0);
     let t = std::time::Instant::now();

@@ -405,10 +405,7 @@ mod tests {
         );
         assert_eq!(Issue::too_big(Origin::Unknown, 8.0, &path).message(), "Too big: expected unknown to be <=8");
         assert_eq!(Issue::too_small(Origin::Number, 0.25, &path).message(), "Too small: expected number to be >=0.25");
-        assert_eq!(
-            Issue::invalid_value(&["a", "b"], &path).message(),
-            "Invalid option: expected one of \"a\"|\"b\""
-        );
+        assert_eq!(Issue::invalid_value(&["a", "b"], &path).message(), "Invalid option: expected one of \"a\"|\"b\"");
         assert_eq!(Issue::invalid_value(&["a"], &path).message(), "Invalid input: expected \"a\"");
         assert_eq!(
             Issue::unrecognized_keys(vec!["x".into(), "y".into()], &path).message(),

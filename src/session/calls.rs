@@ -5,8 +5,8 @@ use crate::error::issue::{summarize, Issue, PathSegment};
 use crate::error::{Error, Result};
 use crate::json;
 use crate::json::from_value::from_value;
-use crate::json::write as json_text;
 use crate::json::value::Value;
+use crate::json::write as json_text;
 use crate::plan::dialects::{self, DialectArgs, Request};
 use crate::plan::planner::PlannerAck;
 use crate::plan::recorded::{PlanArgs, PlanProgressArgs, PlanState};
@@ -250,9 +250,7 @@ impl Session {
             self.emit(EventKind::PlannerRefused { tool: call.name.clone(), refusal }, now);
             let ack = self.planner.refused(refusal);
             let content = match (&ack, builtin) {
-                (_, BuiltIn::Todos(TodoDialect::WriteTodos)) => {
-                    json_text::to_string(&ack)
-                }
+                (_, BuiltIn::Todos(TodoDialect::WriteTodos)) => json_text::to_string(&ack),
                 (PlannerAck::Rejected(rejected), _) => rejected.message.clone(),
                 (PlannerAck::Accepted(_), _) => String::new(),
             };

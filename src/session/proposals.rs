@@ -2,8 +2,8 @@
 //! resumes when the last one is resolved.
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::json::write as json_text;
 use crate::json::value::Value;
+use crate::json::write as json_text;
 use crate::session::approval::{Basis, Proposal, ProposalStatus};
 use crate::session::events::EventKind;
 use crate::session::exchange::{ApprovalOutcome, Decision, ToolCall, MAX_TOOL_CALLS};

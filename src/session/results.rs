@@ -2,8 +2,8 @@
 //! closed with a stuck nudge or a reminder when its last result is in.
 
 use crate::error::Result;
-use crate::json::write as json_text;
 use crate::json::value::Value;
+use crate::json::write as json_text;
 use crate::prompts::{self};
 use crate::session::events::EventKind;
 use crate::session::exchange::{Decision, ExitReason, ToolMessage, ToolResult};

@@ -323,7 +323,9 @@ fn write_compact<'a, I: Input<'a>>(value: &I, out: &mut String, budget: usize) -
     match value.kind() {
         Kind::Undefined | Kind::Null | Kind::Other => out.push_str("null"),
         Kind::Boolean => out.push_str(if value.boolean() { "true" } else { "false" }),
-        Kind::Number => out.push_str(&crate::json::write::stringify(&crate::json::value::Value::Number(value.number()))),
+        Kind::Number => {
+            out.push_str(&crate::json::write::stringify(&crate::json::value::Value::Number(value.number())))
+        }
         Kind::String => crate::json::write_string(out, &value.text()?.value),
         Kind::Array => {
             out.push('[');

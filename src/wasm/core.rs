@@ -82,7 +82,9 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, now_ms: f64) -> Option<Result
             };
             ack(planner.apply_write_todos(args, now_ms)?)
         }),
-        Op::PlannerSnapshot => slab::with(&PLANNERS, handle, |planner| fields(|out| write_snapshot(out, planner.snapshot()))),
+        Op::PlannerSnapshot => {
+            slab::with(&PLANNERS, handle, |planner| fields(|out| write_snapshot(out, planner.snapshot())))
+        }
         Op::LogNew => Args::parse(input).and_then(|a| {
             let log = ReasoningLog::new(a.options(0, "options", &compiled::HISTORY_OPTIONS)?);
             number(slab::insert(&LOGS, log)?)
@@ -401,4 +403,3 @@ fn utf16_offsets(given: Input<'_>, numbers: &mut [u32], slots: &[usize]) {
         numbers[slot] = unit;
     }
 }
-

@@ -169,7 +169,12 @@ mod tests {
             // Mistakes it notes itself.
             format!(r#"{{"todos":[{}]}}"#, todo("a", "done")),
             format!(r#"{{"todos":[{},{}]}}"#, todo("", "pending"), todo(&"i".repeat(41), "finished")),
-            format!(r#"{{"todos":[{}],"focus":"{}","note":"{}"}}"#, todo("a", "pending"), "f".repeat(41), "n".repeat(201)),
+            format!(
+                r#"{{"todos":[{}],"focus":"{}","note":"{}"}}"#,
+                todo("a", "pending"),
+                "f".repeat(41),
+                "n".repeat(201)
+            ),
             format!(r#"{{"todos":[{}]}}"#, vec![todo("a", "pending"); 9].join(",")),
             {
                 let eight: Vec<String> = (0..8).map(|i| todo(if i == 0 { "" } else { "a" }, "pending")).collect();

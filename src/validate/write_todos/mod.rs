@@ -70,10 +70,8 @@ pub struct FoundTodos {
 }
 
 impl FoundTodos {
-    const EMPTY: FoundTodos = FoundTodos {
-        items: [FoundTodo { id: Span::EMPTY, content: Span::EMPTY, status: 0 }; MAX_TODOS],
-        len: 0,
-    };
+    const EMPTY: FoundTodos =
+        FoundTodos { items: [FoundTodo { id: Span::EMPTY, content: Span::EMPTY, status: 0 }; MAX_TODOS], len: 0 };
 
     /// Keeps `todo` (the reader never finds more than [`MAX_TODOS`]).
     fn push(&mut self, todo: FoundTodo) {

@@ -3,7 +3,7 @@
 
 use super::scan::scan_plain;
 use super::{
-    FoundTodo, FoundTodos, Found, Field, Mistake, Outcome, Place, Span, What, CONTENT, FOCUS, ID, MAX_TODOS, NOTE,
+    Field, Found, FoundTodo, FoundTodos, Mistake, Outcome, Place, Span, What, CONTENT, FOCUS, ID, MAX_TODOS, NOTE,
     STATUSES,
 };
 use crate::error::issue::{Expected, Origin};
