@@ -346,8 +346,9 @@ fn write_capsule(out: &mut Out<'_>, capsule: &ContextCapsule) {
 /// The number output of [`Status::Found`]: the todo count; then `focus` and `note`, each
 /// as a kind (0 absent, 1 a string, 2 `undefined`) and a span; then per todo its id
 /// span, its content span and its status (0 pending, 1 in progress, 2 completed). A span
-/// is three numbers: start and end in UTF-16 units of the caller's string, between the
-/// quotes, and 1 when the string holds escapes (to be decoded rather than sliced).
+/// is three numbers (see [`push_span`]): 1, or 2 when the string holds escapes (to be
+/// decoded rather than sliced); then start and end in UTF-16 units of the caller's
+/// string, between the quotes.
 fn write_found(given: Input<'_>, found: &Found) {
     set_numbers(|numbers| {
         numbers.reserve(9 + 7 * found.todos.len());
