@@ -139,6 +139,10 @@ impl<'a> Value<'a> {
             Value::Array(items) => {
                 Value::Array(items.into_iter().map(|v| v.into_json().unwrap_or(Value::Null)).collect())
             }
+            // Each key once already (the usual case): kept in place.
+            Value::Object(members) if keys_distinct(&members) => Value::Object(
+                members.into_iter().filter_map(|(k, v)| Some((Cow::Owned(k.into_owned()), v.into_json()?))).collect(),
+            ),
             Value::Object(members) => {
                 // Each key once, where it first stood, with its last value.
                 let places = unique_members(&members);
@@ -154,6 +158,28 @@ impl<'a> Value<'a> {
                 Value::Object(kept)
             }
         })
+    }
+}
+
+/// Whether the value is already what [`Value::into_json`] makes of it, so that writing it
+/// as JSON needs no copy first.
+pub fn is_json(value: &Value<'_>) -> bool {
+    match value {
+        Value::Undefined | Value::Host(_) | Value::IllFormedString(_) => false,
+        Value::Number(n) => n.is_finite() && !(*n == 0.0 && n.is_sign_negative()),
+        Value::Array(items) => items.iter().all(is_json),
+        Value::Object(members) => keys_distinct(members) && members.iter().all(|(_, v)| is_json(v)),
+        Value::Null | Value::Bool(_) | Value::String(_) => true,
+    }
+}
+
+/// Whether each key of an object stands once: a look back over a few keys (no
+/// allocation, the usual case), a sort over many.
+pub fn keys_distinct<V>(members: &[(Cow<'_, str>, V)]) -> bool {
+    const LOOK_BACK: usize = 16;
+    match members.len() {
+        n if n <= LOOK_BACK => (1..n).all(|i| members[..i].iter().all(|(key, _)| *key != members[i].0)),
+        n => unique_members(members).len() == n,
     }
 }
 
@@ -363,6 +389,34 @@ mod tests {
             matches!(&members[0].1, Value::Array(items) if matches!(items[1], Value::Number(n) if n.is_sign_positive()))
         );
         assert_eq!(Value::Undefined.into_json(), None);
+    }
+
+    #[test]
+    fn a_value_is_json_exactly_when_into_json_leaves_it_as_it_is() {
+        let many_keys = |repeat: bool| {
+            let mut members: Vec<_> = (0..40).map(|i| (Cow::Owned(format!("k{i}")), Value::Null)).collect();
+            if repeat {
+                members.push(("k3".into(), Value::Bool(true)));
+            }
+            Value::Object(members)
+        };
+        let values = [
+            Value::Object(vec![("a".into(), Value::Number(1.5)), ("b".into(), Value::Array(vec![Value::Null]))]),
+            Value::Object(vec![("a".into(), Value::Number(1.0)), ("a".into(), Value::Number(2.0))]),
+            Value::Array(vec![Value::Number(-0.0)]),
+            Value::Array(vec![Value::Number(f64::NAN)]),
+            Value::Object(vec![("u".into(), Value::Undefined)]),
+            Value::IllFormedString("\u{fffd}".into()),
+            many_keys(false),
+            many_keys(true),
+        ];
+        for value in values {
+            let json = value.clone().into_json();
+            // (Compared as written, so that -0 and 0 differ.)
+            let unchanged = format!("{json:?}") == format!("{:?}", Some(&value));
+            assert_eq!(is_json(&value), unchanged, "{value:?}");
+            assert!(json.as_ref().is_none_or(is_json), "into_json makes JSON: {json:?}");
+        }
     }
 
     #[test]

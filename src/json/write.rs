@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::json::value::Value;
+use crate::json::value::{is_json, Value};
 
 /// `value` as compact JSON text. (Writing into memory cannot fail, and planloop's types
 /// have string keys only.)
@@ -16,6 +16,9 @@ pub fn to_string<T: Serialize + ?Sized>(value: &T) -> String {
 /// `value` as `JSON.stringify` writes it: `undefined` members dropped, `undefined` items
 /// and numbers JSON has no form for as `null`.
 pub fn stringify(value: &Value<'_>) -> String {
+    if is_json(value) {
+        return to_string(value);
+    }
     match value.clone().into_json() {
         Some(json) => to_string(&json),
         None => "null".to_owned(),

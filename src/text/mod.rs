@@ -33,7 +33,14 @@ pub fn cap_words(s: &str, max: usize) -> String {
 
 /// All runs of whitespace (newlines included) collapsed to one space, ends trimmed.
 pub fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+    let mut line = String::with_capacity(s.len());
+    for word in s.split_whitespace() {
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    line
 }
 
 /// The first line with any visible text, trimmed.

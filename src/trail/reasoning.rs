@@ -180,10 +180,12 @@ impl ReasoningLog {
         now_ms: f64,
     ) -> Result<&ReasoningEvent> {
         let tool = cap(&one_line(tool), ARGUMENT_CAP);
-        let summary = match (primary_argument(args)?, describe_args(args)?) {
-            (Some(arg), _) => format!("{tool}(\"{}\")", cap(&one_line(&arg), ARGUMENT_CAP)),
-            (None, Some(other)) => format!("{tool}({})", cap(&one_line(&other), ARGUMENT_CAP)),
-            (None, None) => format!("{tool}()"),
+        let summary = match primary_argument(args)? {
+            Some(arg) => format!("{tool}(\"{}\")", cap(&one_line(&arg), ARGUMENT_CAP)),
+            None => match describe_args(args)? {
+                Some(other) => format!("{tool}({})", cap(&one_line(&other), ARGUMENT_CAP)),
+                None => format!("{tool}()"),
+            },
         };
         Ok(self.push(Phase::Act, summary, iteration, now_ms))
     }

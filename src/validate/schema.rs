@@ -63,6 +63,26 @@ pub const ANY_MAX_NODES: usize = 100_000;
 /// How many items an array whose schema sets no `maxItems` may hold.
 pub const ARRAY_MAX_ITEMS: usize = 100_000;
 
+/// Whether `value` is plain JSON well inside a schema `{}`'s limits: then checking it
+/// against `{}`, which copies it, can find nothing, and a caller holding a value already
+/// read may skip that. Conservative (a host value, or a value near a limit, says no)
+/// and allocation-free.
+pub fn plainly_within_any_limits(value: &Value<'_>) -> bool {
+    fn walk(value: &Value<'_>, depth: usize, nodes: &mut usize) -> bool {
+        *nodes += 1;
+        *nodes <= ANY_MAX_NODES
+            && match value {
+                Value::Host(_) => false,
+                Value::Array(items) => depth < ANY_MAX_DEPTH && items.iter().all(|v| walk(v, depth + 1, nodes)),
+                Value::Object(members) => {
+                    depth < ANY_MAX_DEPTH && members.iter().all(|(_, v)| walk(v, depth + 1, nodes))
+                }
+                _ => true,
+            }
+    }
+    walk(value, 0, &mut 0)
+}
+
 #[derive(Debug)]
 pub struct Property {
     pub key: &'static str,
@@ -442,6 +462,28 @@ mod tests {
         let document = crate::json::parse(json.as_bytes()).unwrap();
         let outcome = validate(schema, &*document).unwrap();
         outcome.map(Value::into_owned).map_err(|issues| summarize(&issues))
+    }
+
+    #[test]
+    fn a_value_said_plainly_within_limits_passes_any_and_one_near_them_is_checked() {
+        let nested = |depth: usize| format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
+        let wide = |n: usize| format!("[{}]", vec!["0"; n].join(","));
+        for (json, plain) in [
+            (r#"{"q":"bug","o":{"n":[1,2.5,null,true]}}"#.to_owned(), true),
+            (nested(ANY_MAX_DEPTH), true),
+            (nested(ANY_MAX_DEPTH + 1), false),
+            (wide(ANY_MAX_NODES - 1), true),
+            (wide(ANY_MAX_NODES), false),
+        ] {
+            let document = crate::json::parse(json.as_bytes()).unwrap();
+            assert_eq!(plainly_within_any_limits(&document), plain, "{}", &json[..json.len().min(40)]);
+            if plain {
+                assert!(check(&Schema::Any, &json).is_ok(), "what it passes, {{}} passes");
+            }
+        }
+        assert!(check(&Schema::Any, &nested(ANY_MAX_DEPTH + 2)).is_err(), "just past it, {{}} refuses");
+        let host = Value::Host(Box::new(crate::json::value::Host::Cut));
+        assert!(!plainly_within_any_limits(&Value::Array(vec![host])));
     }
 
     #[test]

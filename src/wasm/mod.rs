@@ -14,6 +14,8 @@
 mod args;
 #[cfg(feature = "core")]
 mod core;
+#[cfg(feature = "session")]
+mod hot;
 mod io;
 mod issues;
 #[cfg(feature = "core")]

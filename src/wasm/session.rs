@@ -4,6 +4,7 @@
 use std::cell::RefCell;
 
 use super::args::Args;
+use super::hot;
 use super::io::{json, number};
 use super::ops::{Op, Status};
 use super::slab::{self, Slab};
@@ -62,12 +63,24 @@ pub fn call(op: Op, handle: u32, input: &[u8]) -> Option<Result<Status>> {
             json(&s.reject(&action_id, a.options(1, "options", &compiled::REJECT_OPTIONS)?, now_ms)?)
         }),
         Op::SessionProposals => with(&|s, _| json(&s.proposals())),
-        Op::SessionHandleModelResponse => with(&|s, a| {
-            let (response, now_ms) = (a.object(0, "response", &compiled::MODEL_RESPONSE)?, a.time(1, "nowMs")?);
+        Op::SessionHandleModelResponse => slab::with(&SESSIONS, handle, |s| {
+            let (response, now_ms) = match hot::model_response(input) {
+                Some(read) => read,
+                None => {
+                    let a = Args::parse(input)?;
+                    (a.object(0, "response", &compiled::MODEL_RESPONSE)?, a.time(1, "nowMs")?)
+                }
+            };
             json(&s.handle_model_response(response, now_ms)?)
         }),
-        Op::SessionHandleToolResults => with(&|s, a| {
-            let (results, now_ms) = (a.object(0, "results", &compiled::TOOL_RESULTS)?, a.time(1, "nowMs")?);
+        Op::SessionHandleToolResults => slab::with(&SESSIONS, handle, |s| {
+            let (results, now_ms) = match hot::tool_results(input) {
+                Some(read) => read,
+                None => {
+                    let a = Args::parse(input)?;
+                    (a.object(0, "results", &compiled::TOOL_RESULTS)?, a.time(1, "nowMs")?)
+                }
+            };
             json(&s.handle_tool_results(results, now_ms)?)
         }),
         Op::SessionDrainEvents => with(&|s, _| json(&s.drain_events())),
