@@ -291,7 +291,9 @@ struct Writer<'a> {
     /// The argument errors name.
     argument: &'static str,
     prompt: String,
+    /// The characters in the first `counted` bytes of the prompt.
     chars: usize,
+    counted: usize,
     components: Vec<String>,
     unresolved: Vec<&'a str>,
     seen: BTreeSet<&'a str>,
@@ -328,10 +330,15 @@ impl<'a> Writer<'a> {
     }
 
     fn push(&mut self, text: &str) -> Result<()> {
-        self.chars += text.chars().count();
-        if self.chars > PROMPT_MAX_CHARS {
-            let message = format!("The composed prompt would be over {PROMPT_MAX_CHARS} characters");
-            return Err(Error::invalid_options(self.argument, vec![Issue::custom(message, Vec::new())]));
+        // Characters are never more than bytes: counted (each once) only when the bytes
+        // could be over.
+        if self.prompt.len() + text.len() > PROMPT_MAX_CHARS {
+            self.chars += self.prompt[self.counted..].chars().count();
+            self.counted = self.prompt.len();
+            if self.chars + text.chars().count() > PROMPT_MAX_CHARS {
+                let message = format!("The composed prompt would be over {PROMPT_MAX_CHARS} characters");
+                return Err(Error::invalid_options(self.argument, vec![Issue::custom(message, Vec::new())]));
+            }
         }
         self.prompt.push_str(text);
         Ok(())
@@ -624,5 +631,21 @@ mod tests {
         let base = "{{{x}}}".repeat(1000);
         let input = format!(r#"{{"base": "{base}", "values": {{"x": "{}"}}}}"#, "y".repeat(20_000));
         assert_eq!(refused(&input), [format!(": The composed prompt would be over {PROMPT_MAX_CHARS} characters")]);
+    }
+
+    #[test]
+    fn the_cap_counts_characters_not_bytes() {
+        let features = r#""features": {"core": false, "planner_tools": false, "tool_guidelines": false}"#;
+        let features = features.replace(r#""core": false, "#, "");
+        let input = |n: usize| {
+            format!(r#"{{"base": "{}", "values": {{"x": "{}"}}, {features}}}"#, "{{{x}}}".repeat(400), "é".repeat(n))
+        };
+        let composed = ok(&input(20_000));
+        let core = section("core").chars().count() + 2;
+        assert_eq!(composed.prompt.chars().count(), 8_000_000 + core, "16 MB of text, 8 million characters");
+        assert_eq!(
+            refused(&input(30_000)),
+            [format!(": The composed prompt would be over {PROMPT_MAX_CHARS} characters")]
+        );
     }
 }

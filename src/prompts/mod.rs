@@ -61,10 +61,12 @@ pub fn pieces(template: &str) -> impl Iterator<Item = Piece<'_>> {
             rest = after;
             return Some(Piece::Placeholder { key, text });
         }
-        // Literal text up to the next placeholder; the first character is literal.
+        // Literal text up to the next placeholder; the first character is literal. (A
+        // byte scan for `{`: a `{` byte is always a whole character in UTF-8.)
+        let bytes = rest.as_bytes();
         let mut from = rest.chars().next().map_or(0, char::len_utf8);
         let end = loop {
-            match rest[from..].find("{{{") {
+            match bytes[from..].iter().position(|&b| b == b'{') {
                 Some(i) if placeholder_key(&rest[from + i..]).is_some() => break from + i,
                 Some(i) => from += i + 1,
                 None => break rest.len(),

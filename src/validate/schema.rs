@@ -238,7 +238,13 @@ impl<'s> Run<'s> {
             return self.length_checks(min, max, input);
         }
         let text = input.text()?;
-        self.size_checks(Origin::String, text.value.chars().count() as f64, min, max);
+        // A string has at least a quarter as many characters as bytes and at most as
+        // many: they are counted only when that range reaches past a limit.
+        let bytes = text.value.len();
+        let surely_within =
+            min.is_none_or(|min| (bytes / 4) as f64 >= min) && max.is_none_or(|max| bytes as f64 <= max);
+        let length = if surely_within { bytes } else { text.value.chars().count() };
+        self.size_checks(Origin::String, length as f64, min, max);
         if !text.well_formed {
             self.issues.push(Issue::lone_surrogate(&self.here()));
         }

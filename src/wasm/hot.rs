@@ -162,6 +162,7 @@ impl<'a> Reader<'a> {
     fn text(&mut self) -> Option<Cow<'a, str>> {
         match self.p.string_body().ok()? {
             Decoded::Utf8(text) => Some(Cow::Borrowed(text)),
+            Decoded::Escaped(text) => Some(Cow::Owned(text)),
             Decoded::Units(units) => String::from_utf16(&units).ok().map(Cow::Owned),
         }
     }

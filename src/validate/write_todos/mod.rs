@@ -123,6 +123,7 @@ impl<'a> Source<'a> {
         parser.set_position(start);
         match parser.string_body() {
             Ok(Decoded::Utf8(s)) => Cow::Borrowed(s),
+            Ok(Decoded::Escaped(s)) => Cow::Owned(s),
             // (The reader found no lone surrogate in it.)
             Ok(Decoded::Units(units)) => Cow::Owned(String::from_utf16_lossy(&units)),
             Err(_) => Cow::Borrowed(""),

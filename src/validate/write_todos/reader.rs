@@ -287,6 +287,7 @@ impl Reader<'_> {
                 }
                 let length = match self.p.string_body().ok()? {
                     Decoded::Utf8(s) => s.chars().count(),
+                    Decoded::Escaped(s) => s.chars().count(),
                     Decoded::Units(units) => {
                         let mut count = 0;
                         for unit in char::decode_utf16(units.iter().copied()) {
