@@ -80,7 +80,7 @@ pub struct ToolResult {
     #[schemars(length(min = 1, max = 256))]
     pub id: String,
     /// What the tool returned: text, or any value (sent to the model as JSON). For a
-    /// command, its standard output.
+    /// command, its standard output. `undefined` is no output.
     pub output: Value<'static>,
     /// A command's standard error, when it is kept apart.
     #[serde(default)]
@@ -92,13 +92,13 @@ pub struct ToolResult {
     #[schemars(with = "f64", range(min = 0))]
     pub duration_ms: Option<f64>,
     #[serde(default)]
-    #[schemars(with = "i32")]
+    #[schemars(with = "i32", range(min = -2_147_483_648, max = 2_147_483_647))]
     pub exit_code: Option<i32>,
 }
 
 struct_from_value!(ToolResult, "camelCase" {
     id,
-    output,
+    output = Value::Undefined,
     stderr,
     is_error = Default::default(),
     duration_ms,
@@ -277,4 +277,33 @@ pub struct Progress {
     pub max_iterations: u32,
     /// The model's last `continuation.progress`, when the protocol is on.
     pub reported: Option<ReportedProgress>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::{ErrorCode, Result};
+    use crate::validate::{args, compiled};
+
+    /// Tool results as `handleToolResults` reads them from the JS layer's encoding.
+    fn read(encoded: &str) -> Result<Vec<ToolResult>> {
+        let document = crate::json::parse_host(encoded.as_bytes()).unwrap();
+        args::object(&*document, "results", &compiled::TOOL_RESULTS)
+    }
+
+    #[test]
+    fn every_tool_result_the_schema_takes_is_read_and_every_other_is_an_argument_error() {
+        // `output` undefined or left out passes the schema (as with zod's `unknown()`):
+        // no output.
+        for given in [r#"[{"id":"a","output":undefined}]"#, r#"[{"id":"a"}]"#] {
+            assert_eq!(read(given).unwrap()[0].output, Value::Undefined, "{given}");
+        }
+        // An exit code past 32 bits is refused for what it is, not as planloop's own bug.
+        for code in ["2147483648", "-2147483649", "1099511627776"] {
+            let error = read(&format!(r#"[{{"id":"a","output":"","exitCode":{code}}}]"#)).unwrap_err();
+            assert_eq!(error.code, ErrorCode::InvalidArgument, "{code}: {error}");
+        }
+        let edge = read(r#"[{"id":"a","output":"","exitCode":-2147483648}]"#).unwrap();
+        assert_eq!(edge[0].exit_code, Some(i32::MIN));
+    }
 }

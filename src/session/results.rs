@@ -48,6 +48,7 @@ impl Session {
         };
         let output = match result.output {
             Value::String(text) => text.into_owned(),
+            Value::Undefined => String::new(),
             other => json_text::stringify(&other),
         };
         let full = match (approved, result.stderr) {

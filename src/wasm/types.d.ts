@@ -1206,7 +1206,7 @@ export type ToolResult = {
     id: string;
     /**
      * What the tool returned: text, or any value (sent to the model as JSON). For a
-     * command, its standard output.
+     * command, its standard output. `undefined` is no output.
      */
     output: unknown;
     /**
@@ -1217,6 +1217,10 @@ export type ToolResult = {
     /** @default false */
     isError?: boolean;
     durationMs?: number;
+    /**
+     * At least -2147483648.
+     * At most 2147483647.
+     */
     exitCode?: number;
 };
 
