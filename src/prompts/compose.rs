@@ -211,6 +211,9 @@ pub fn compose_as(input: &ComposeInput, argument: &'static str) -> Result<Compos
     }
     let values: BTreeMap<&str, &str> = input.parts.values.0.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let mut writer = Writer { argument, ..Writer::default() };
+    // Room for the texts and the breaks between them (values may need a little more).
+    let room = parts.iter().map(|part| part.text.len() + 2).sum::<usize>().min(PROMPT_MAX_CHARS);
+    writer.prompt.reserve(room);
     for part in &parts {
         writer.part(part, &values)?;
     }

@@ -62,11 +62,11 @@ pub fn pieces(template: &str) -> impl Iterator<Item = Piece<'_>> {
             return Some(Piece::Placeholder { key, text });
         }
         // Literal text up to the next placeholder; the first character is literal. (A
-        // byte scan for `{`: a `{` byte is always a whole character in UTF-8.)
+        // byte search for `{`: a `{` byte is always a whole character in UTF-8.)
         let bytes = rest.as_bytes();
         let mut from = rest.chars().next().map_or(0, char::len_utf8);
         let end = loop {
-            match bytes[from..].iter().position(|&b| b == b'{') {
+            match memchr::memchr(b'{', &bytes[from..]) {
                 Some(i) if placeholder_key(&rest[from + i..]).is_some() => break from + i,
                 Some(i) => from += i + 1,
                 None => break rest.len(),
@@ -81,7 +81,14 @@ pub fn pieces(template: &str) -> impl Iterator<Item = Piece<'_>> {
 /// The key of the placeholder `text` starts with, if it starts with one.
 fn placeholder_key(text: &str) -> Option<&str> {
     let after = text.strip_prefix("{{{")?;
-    let end = after.find(|c: char| c.is_whitespace() || c == '{' || c == '}')?;
+    // Keys are mostly ASCII: bytes are read until one that ends the key or is not ASCII,
+    // and only then characters (a key ends at any Unicode whitespace).
+    let ends = |b: u8| !b.is_ascii() || char::from(b).is_whitespace() || b == b'{' || b == b'}';
+    let ascii = after.bytes().position(ends)?;
+    let end = match after.as_bytes()[ascii].is_ascii() {
+        true => ascii,
+        false => ascii + after[ascii..].find(|c: char| c.is_whitespace() || c == '{' || c == '}')?,
+    };
     (end > 0 && after[end..].starts_with("}}}")).then(|| &after[..end])
 }
 
@@ -337,6 +344,12 @@ mod tests {
         );
         assert_eq!(all("é{{{ü}}}"), [Piece::Text("é"), Piece::Placeholder { key: "ü", text: "{{{ü}}}" }]);
         assert_eq!(all(""), []);
+        // Any Unicode whitespace ends a key, ASCII or not, in its first character or later.
+        for text in ["{{{a\u{b}b}}}", "{{{a\u{85}b}}}", "{{{ké\u{3000}x}}}", "{{{\u{a0}}}}", "{{{a\u{c}}}}"] {
+            assert_eq!(all(text), [Piece::Text(text)], "{text:?}");
+        }
+        assert_eq!(all("{{{ké_1}}}"), [Piece::Placeholder { key: "ké_1", text: "{{{ké_1}}}" }]);
+        assert_eq!(all("{{{é}}}"), [Piece::Placeholder { key: "é", text: "{{{é}}}" }]);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use std::cell::RefCell;
 
 use super::args::Args;
-use super::io::{number, set_numbers, set_text, write};
+use super::io::{fields, number, set_numbers, set_text, write};
 use super::ops::{Op, Status};
 use super::out::Out;
 use super::slab::{self, Slab};
@@ -278,12 +278,6 @@ fn ack(ack: PlannerAck) -> Result<Status> {
             out.optional_string(accepted.in_progress.as_deref());
         }),
     }
-}
-
-/// A structured result (see [`Out`]).
-fn fields(fill: impl FnOnce(&mut Out<'_>)) -> Result<Status> {
-    write(fill);
-    Ok(Status::Fields)
 }
 
 /// `{iteration, plannerOnly, plannerOnlyStreak, refusal}`.

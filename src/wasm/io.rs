@@ -104,6 +104,12 @@ pub fn write(fill: impl FnOnce(&mut Out<'_>)) {
     });
 }
 
+/// A structured result that `fill` writes (see [`Out`]).
+pub fn fields(fill: impl FnOnce(&mut Out<'_>)) -> Result<Status, crate::error::Error> {
+    write(fill);
+    Ok(Status::Fields)
+}
+
 /// `value` as the call's JSON result.
 #[cfg(feature = "session")]
 pub fn json<T: serde::Serialize + ?Sized>(value: &T) -> Result<Status, crate::error::Error> {

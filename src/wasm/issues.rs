@@ -69,11 +69,4 @@ impl Out<'_> {
         self.float(limit);
         self.flag(inclusive);
     }
-
-    fn strings(&mut self, strings: &[String]) {
-        self.numbers.push(strings.len() as u32);
-        for s in strings {
-            self.string(s);
-        }
-    }
 }

@@ -12,6 +12,8 @@
 //! session engine (feature `session`); a page that only validates loads only the first.
 
 mod args;
+#[cfg(feature = "session")]
+mod compose;
 #[cfg(feature = "core")]
 mod core;
 #[cfg(feature = "session")]
@@ -61,7 +63,6 @@ pub fn pl_call(op: u32, handle: u32, len: usize, number: f64, ascii: bool) -> u3
 
 /// A call's input: its bytes, and whether they are known to be ASCII.
 #[derive(Clone, Copy)]
-#[cfg_attr(not(feature = "core"), allow(dead_code))]
 pub(crate) struct Input<'a> {
     pub bytes: &'a [u8],
     pub ascii: bool,
@@ -74,7 +75,7 @@ fn dispatch(op: Op, handle: u32, input: Input<'_>, number: f64) -> Result<Status
         return result;
     }
     #[cfg(feature = "session")]
-    if let Some(result) = session::call(op, handle, input.bytes) {
+    if let Some(result) = session::call(op, handle, input, number) {
         return result;
     }
     Err(Error::internal(&format!("operation {} is not in this module", op as u32)))

@@ -49,6 +49,7 @@ ops! {
     LogSteps = 27,
     LogClear = 28,
     ComposePrompt = 40,
+    ComposeTexts = 41,
     SessionNew = 50,
     SessionFree = 51,
     SessionRestore = 52,

@@ -49,6 +49,14 @@ impl<'o> Out<'o> {
         self.text_of(s.as_bytes(), s.len() as u32);
     }
 
+    /// A count, then each string.
+    pub fn strings(&mut self, strings: &[String]) {
+        self.numbers.push(strings.len() as u32);
+        for s in strings {
+            self.string(s);
+        }
+    }
+
     pub fn optional_string(&mut self, s: Option<&str>) {
         self.flag(s.is_some());
         if let Some(s) = s {
@@ -83,6 +91,9 @@ impl<'o> Out<'o> {
 
 /// UTF-8 text's length in UTF-16 units: one per lead byte, two for a four-byte one.
 pub fn utf16_length(text: &[u8]) -> u32 {
+    if text.is_ascii() {
+        return text.len() as u32;
+    }
     text.iter().map(|&b| u32::from(b & 0xC0 != 0x80) + u32::from(b >= 0xF0)).sum()
 }
 

@@ -4,14 +4,13 @@
 use std::cell::RefCell;
 
 use super::args::Args;
-use super::hot;
 use super::io::{json, number};
 use super::ops::{Op, Status};
 use super::slab::{self, Slab};
+use super::{compose, hot, Input};
 use crate::error::Result;
 use crate::json::value::Value;
 use crate::plan::tools;
-use crate::prompts::compose::compose;
 use crate::validate::compiled;
 
 use crate::session::review::{PlanReview, PlanReviewStore};
@@ -22,15 +21,16 @@ thread_local! {
     static REVIEWS: RefCell<Slab<PlanReviewStore>> = const { RefCell::new(Slab::new()) };
 }
 
-/// Runs one session call; `None` when `op` is not one.
-pub fn call(op: Op, handle: u32, input: &[u8]) -> Option<Result<Status>> {
+/// Runs one session call; `None` when `op` is not one. `head` is the call's number,
+/// which only `ComposeTexts` reads (the length of its head, in bytes).
+pub fn call(op: Op, handle: u32, given: Input<'_>, head: f64) -> Option<Result<Status>> {
+    let input = given.bytes;
     let with = |work: &dyn Fn(&mut Session, Args<'_>) -> Result<Status>| {
         slab::with(&SESSIONS, handle, |session| work(session, Args::parse(input)?))
     };
     Some(match op {
-        Op::ComposePrompt => {
-            Args::parse(input).and_then(|a| json(&compose(&a.options(0, "input", &compiled::COMPOSE_INPUT)?)?))
-        }
+        Op::ComposePrompt => compose::encoded(input),
+        Op::ComposeTexts => compose::raw(given, head),
         Op::SessionNew => Args::parse(input).and_then(|a| {
             let session = Session::new(a.options(0, "config", &compiled::SESSION_CONFIG)?);
             number(slab::insert(&SESSIONS, session)?)

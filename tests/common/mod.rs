@@ -15,6 +15,12 @@ fn call(op: Op, handle: u32, input: &str, number: f64) -> (u32, String, Vec<u32>
     // SAFETY: `pl_input` returned a buffer of at least `input.len()` bytes.
     unsafe { std::ptr::copy_nonoverlapping(input.as_ptr(), ptr, input.len()) };
     let status = pl_call(op as u32, handle, input.len(), number, input.is_ascii());
+    let (text, numbers) = outputs();
+    (status, text, numbers)
+}
+
+/// The text and the numbers the last call wrote.
+fn outputs() -> (String, Vec<u32>) {
     // SAFETY: the header is four words the module keeps at this address.
     let header = unsafe { std::slice::from_raw_parts(pl_header(), 4) };
     let word = |i: usize| header[i].load(Ordering::Relaxed) as usize;
@@ -28,7 +34,7 @@ fn call(op: Op, handle: u32, input: &str, number: f64) -> (u32, String, Vec<u32>
         0 => &[][..],
         len => unsafe { std::slice::from_raw_parts(word(2) as *const u32, len) },
     };
-    (status, String::from_utf8(text.to_vec()).unwrap(), numbers.to_vec())
+    (String::from_utf8(text.to_vec()).unwrap(), numbers.to_vec())
 }
 
 fn ok(status: u32, text: &str) {
@@ -139,6 +145,41 @@ fn hostile_depth_is_refused_within_wasms_stack_and_the_module_lives_on() {
         let (status, _, _) = call(Op::ValidateText, 0, &format!("{}{}", "[".repeat(depth), "]".repeat(depth)), 0.0);
         assert_eq!(status, Status::Issues as u32);
     }
+    valid_text_comes_back_as_the_places_of_its_strings_in_utf16_units();
+}
+
+#[wasm_bindgen_test]
+fn raw_prompt_texts_compose_and_malformed_ones_are_an_error_not_a_trap() {
+    let call_split = |head: &str, body: &str| {
+        let input = format!("{head}{body}");
+        let ptr = pl_input(input.len());
+        // SAFETY: `pl_input` returned a buffer of at least `input.len()` bytes.
+        unsafe { std::ptr::copy_nonoverlapping(input.as_ptr(), ptr, input.len()) };
+        pl_call(Op::ComposeTexts as u32, 0, input.len(), head.len() as f64, input.is_ascii())
+    };
+    let head =
+        r#"[{"base":"","features":{"planner_tools":false,"tool_guidelines":false},"values":{"u":"Ada"}},[6,5,8]]"#;
+    // The base "Hi {{{u}}}" is 10 units, not 6: the lengths must cover the texts exactly.
+    assert_eq!(call_split(head, "Hi {{{u}}}rulesBe kind."), Status::Error as u32);
+    let head =
+        r#"[{"base":"","features":{"planner_tools":false,"tool_guidelines":false},"values":{"u":"Ada"}},[10,5,8]]"#;
+    assert_eq!(call_split(head, "Hé {{{u}}}rulesBe kind."), Status::Fields as u32, "é is one unit, two bytes");
+    let (text, _) = outputs();
+    assert!(text.starts_with("Hé Ada\n\n## Core") && text.contains("Be kind.basecorerules"), "{text}");
+    for (head, body) in [
+        (r#"[{"base":""},[3]]"#, "ab"),
+        (r#"[{"base":""},[1,0,1]]"#, "abc"),
+        (r#"[{"base":""},"x"]"#, ""),
+        (r#"[{"base":""},[1.5]]"#, "ab"),
+        (r#"[{"base":""},[1]]"#, "😀"),
+    ] {
+        assert_eq!(call_split(head, body), Status::Error as u32, "{head}{body}");
+    }
+    // A head longer than the input.
+    let ptr = pl_input(2);
+    // SAFETY: as above.
+    unsafe { std::ptr::copy_nonoverlapping(b"[]".as_ptr(), ptr, 2) };
+    assert_eq!(pl_call(Op::ComposeTexts as u32, 0, 2, 99.0, true), Status::Error as u32);
     valid_text_comes_back_as_the_places_of_its_strings_in_utf16_units();
 }
 

@@ -38,7 +38,8 @@ import type {
   WriteTodos,
   WriteTodosValidation,
 } from "../types";
-import { Thrown, encodeArgs, encodeValue } from "./encode.js";
+import { rawTexts } from "./compose.js";
+import { Thrown, encodeArgs, encodeValue, wellFormed } from "./encode.js";
 import type { Engine } from "./engine.js";
 import { core, session } from "./modules.js";
 import { Op, PHASES, STATUSES, Status } from "./ops.js";
@@ -55,12 +56,6 @@ function fields<T>(engine: Engine, op: number, handle: number, args: readonly un
   if (status === Status.Fields) return read(engine.reader());
   return engine.result(status) as T;
 }
-
-// A string with a lone surrogate cannot cross as UTF-8: it crosses as its JSON literal.
-const wellFormed: (text: string) => boolean =
-  typeof (String.prototype as { isWellFormed?: () => boolean }).isWellFormed === "function"
-    ? (text) => (text as unknown as { isWellFormed(): boolean }).isWellFormed()
-    : (text) => !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:[^\uD800-\uDBFF]|^)[\uDC00-\uDFFF]/.test(text);
 
 /** Tool-call arguments as they cross: raw JSON text, its JSON literal, or a JS value;
  * `source` is the string the core's offsets point into. */
@@ -179,7 +174,14 @@ export function contextCapsule(input: ContextCapsuleInput): ContextCapsule {
  * user's components in a fixed order, with `{{{key}}}` values filled in. A broken rule
  * (a misspelt toggle, `core: false`, a duplicate name) is an `invalid_options` error. */
 export function composePrompt(input: ComposeInput): Composed {
-  return call(session(), Op.ComposePrompt, 0, [input]);
+  const engine = session();
+  const raw = rawTexts(input);
+  const status = raw
+    ? engine.callSplit(Op.ComposeTexts, 0, encodeArgs([raw.rest, raw.lengths]), raw.texts)
+    : engine.call(Op.ComposePrompt, 0, encodeArgs([input]));
+  if (status !== Status.Fields) return engine.result(status) as Composed;
+  const r = engine.reader();
+  return { prompt: r.string(), components: r.strings(), unresolved: r.strings() };
 }
 
 /** Frees an instance's core state when its JS object is collected. */

@@ -29,6 +29,13 @@ export class Thrown {
 // Recognised without `instanceof`, which a revoked proxy would make throw.
 const thrownValues = new WeakSet<object>();
 
+/** Whether a string has no lone surrogate: one that has cannot cross as UTF-8
+ * (`encodeInto` would replace it), so it crosses as its JSON literal. */
+export const wellFormed: (text: string) => boolean =
+  typeof (String.prototype as { isWellFormed?: () => boolean }).isWellFormed === "function"
+    ? (text) => (text as unknown as { isWellFormed(): boolean }).isWellFormed()
+    : (text) => !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:[^\uD800-\uDBFF]|^)[\uDC00-\uDFFF]/.test(text);
+
 /** The arguments of a call, as one array. */
 export function encodeArgs(args: readonly unknown[]): string {
   return new Writer().list(args);

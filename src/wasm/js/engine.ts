@@ -44,6 +44,16 @@ export class Engine {
     return this.exports.pl_call(op, handle, written, number, written === text.length ? 1 : 0) >>> 0;
   }
 
+  /** Runs `op` with `head` and then `body` in the input buffer; the module is told where
+   * the head ends, in bytes (`composePrompt`'s raw texts, `src/wasm/compose.rs`). */
+  callSplit(op: number, handle: number, head: string, body: string): number {
+    const units = head.length + body.length;
+    if (units * 3 > this.input.length || this.bytes.byteLength === 0) this.grow(units * 3);
+    const first = encoder.encodeInto(head, this.input).written;
+    const written = first + encoder.encodeInto(body, this.input.subarray(first)).written;
+    return this.exports.pl_call(op, handle, written, first, written === units ? 1 : 0) >>> 0;
+  }
+
   /** The result of the last call: JSON parsed, `undefined`, a number, or a thrown error. */
   result(status: number): unknown {
     switch (status) {

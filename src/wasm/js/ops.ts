@@ -27,6 +27,7 @@ export const Op = {
   LogSteps: 27,
   LogClear: 28,
   ComposePrompt: 40,
+  ComposeTexts: 41,
   SessionNew: 50,
   SessionFree: 51,
   SessionRestore: 52,
