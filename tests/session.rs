@@ -478,6 +478,52 @@ fn the_todo_dialects_update_the_same_planner_state() {
     }
 }
 
+/// Claude Code's `TodoWrite` with `n` items, the first `done` completed, the next in
+/// progress (ids derived from the text, as Claude Code 2.x sends none).
+fn claude_code_list(n: usize, done: usize) -> String {
+    let items: Vec<String> = (1..=n)
+        .map(|i| {
+            let status = match i {
+                i if i <= done => "completed",
+                i if i == done + 1 => "in_progress",
+                _ => "pending",
+            };
+            format!(r#"{{"content":"Step {i} of the migration","status":"{status}","activeForm":"Doing step {i}"}}"#)
+        })
+        .collect();
+    format!(r#"{{"todos":[{}]}}"#, items.join(","))
+}
+
+#[test]
+fn a_claude_code_list_of_twenty_is_followed_and_its_unfinished_end_is_not_a_final_answer() {
+    let mut d = Drive::new(SessionConfig { todo_dialects: vec![TodoDialect::TodoWrite], ..config() });
+    d.begin("Migrate the service");
+    let (decision, _) = d.act("", vec![call("t1", "TodoWrite", &claude_code_list(20, 0))]);
+    let Decision::RunTools { replies, .. } = decision else { panic!() };
+    assert!(!replies[0].is_error, "{}", replies[0].content);
+    let (decision, _) = d
+        .act("", vec![call("b1", "bash", r#"{"command":"make"}"#), call("t2", "TodoWrite", &claude_code_list(20, 12))]);
+    let Decision::RunTools { replies, .. } = decision else { panic!() };
+    assert!(!replies[0].is_error, "{}", replies[0].content);
+    assert_eq!(d.session.todos().len(), 20);
+    assert_eq!(planloop::plan::todos::progress(d.session.todos()), (12, 20));
+    // The agent stops with 8 of 20 left: planloop sends it back, with the whole list.
+    let Decision::Continue { message, .. } = d.respond("I've made good progress.", vec![]) else {
+        panic!("an unfinished list of 20 must not end the turn")
+    };
+    assert!(message.contains("[-] Step 13 of the migration\n") && message.contains("[ ] Step 20 of"), "{message}");
+    // Finished, it may end.
+    let (decision, _) = d
+        .act("", vec![call("b2", "bash", r#"{"command":"make"}"#), call("t3", "TodoWrite", &claude_code_list(20, 20))]);
+    let Decision::RunTools { replies, .. } = decision else { panic!() };
+    assert!(!replies[0].is_error, "{}", replies[0].content);
+    let last = d.respond("All 20 steps are done.", vec![]);
+    assert!(matches!(last, Decision::Finalize { .. }), "{last:?}");
+    // The list survives a snapshot.
+    let restored = planloop::session::Session::restore_json(&d.session.snapshot().unwrap().to_json().unwrap()).unwrap();
+    assert_eq!(restored.todos().len(), 20);
+}
+
 #[test]
 fn a_dialect_not_enabled_is_a_host_tool() {
     let mut d = Drive::new(config());

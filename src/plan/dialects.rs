@@ -65,10 +65,12 @@ impl TodoDialect {
     }
 }
 
-/// At most this many todos, as for `write_todos`.
-pub const MAX_TODOS: usize = 8;
+/// A dialect follows another agent's own list, which is not held to `write_todos`'
+/// 8 items of 140 characters (Claude Code keeps lists of 20 and more): it takes what
+/// that agent's tool takes, up to these safety bounds, and says so beyond them.
+pub const MAX_TODOS: usize = 200;
 const ID_MAX: usize = 40;
-const CONTENT_MAX: usize = 140;
+pub const CONTENT_MAX: usize = 2000;
 
 /// One item of Claude Code's `TodoWrite`.
 #[derive(Debug, Clone, PartialEq, JsonSchema)]
@@ -91,7 +93,7 @@ struct_from_value!(TodoWriteItem { content, status, active_form as "activeForm",
 /// Claude Code's `TodoWrite` arguments.
 #[derive(Debug, Clone, PartialEq, JsonSchema)]
 pub struct TodoWriteArgs {
-    #[schemars(length(max = 100))]
+    #[schemars(length(max = MAX_TODOS))]
     pub todos: Vec<TodoWriteItem>,
 }
 
@@ -113,7 +115,7 @@ pub struct UpdatePlanArgs {
     #[serde(default)]
     #[schemars(with = "String", length(max = 4000))]
     pub explanation: Option<String>,
-    #[schemars(length(max = 100))]
+    #[schemars(length(max = MAX_TODOS))]
     pub plan: Vec<UpdatePlanStep>,
 }
 
@@ -171,7 +173,7 @@ struct_from_value!(TaskItem { title, status, notes, id });
 pub struct TaskTrackerArgs {
     pub command: TaskTrackerCommand,
     #[serde(default)]
-    #[schemars(with = "Vec<TaskItem>", length(max = 100))]
+    #[schemars(with = "Vec<TaskItem>", length(max = MAX_TODOS))]
     pub task_list: Option<Vec<TaskItem>>,
 }
 
@@ -252,7 +254,7 @@ pub fn request(dialect: TodoDialect, args: DialectArgs) -> Result<Request, Strin
     }
     if items.len() > MAX_TODOS {
         return Err(format!(
-            "This list has {} items; the planner keeps at most {MAX_TODOS}. Merge or drop some and send the whole list again.",
+            "This list has {} items; planloop follows lists of at most {MAX_TODOS}. Merge or drop some and send the whole list again.",
             items.len()
         ));
     }
@@ -382,12 +384,35 @@ mod tests {
     }
 
     #[test]
-    fn long_text_is_capped_and_long_lists_are_refused() {
-        let long = "word ".repeat(100);
-        let todos = replaced(request(TodoDialect::TodoWrite, todo_write(&[(&long, TodoStatus::Pending)])));
-        assert!(todos[0].id.len() <= ID_MAX && todos[0].content.chars().count() == CONTENT_MAX);
-        let nine: Vec<(&str, TodoStatus)> = (0..9).map(|_| ("x", TodoStatus::Pending)).collect();
-        assert!(request(TodoDialect::TodoWrite, todo_write(&nine)).unwrap_err().contains("at most 8"));
+    fn another_agents_long_list_is_followed_whole_up_to_the_safety_bounds() {
+        // Claude Code keeps lists of 9 to 20 items and more, with items past 140
+        // characters and at times two in progress: all of it is kept as it was sent.
+        let long = "word ".repeat(300);
+        let mut items: Vec<(String, TodoStatus)> =
+            (1..=20).map(|i| (format!("Step {i}"), TodoStatus::Pending)).collect();
+        items[0].1 = TodoStatus::Completed;
+        items[1].1 = TodoStatus::InProgress;
+        items[2].1 = TodoStatus::InProgress;
+        items[19].0 = long.clone();
+        let borrowed: Vec<(&str, TodoStatus)> = items.iter().map(|(c, s)| (c.as_str(), *s)).collect();
+        let todos = replaced(request(TodoDialect::TodoWrite, todo_write(&borrowed)));
+        assert_eq!(todos.len(), 20);
+        let statuses: Vec<TodoStatus> = todos.iter().map(|t| t.status).collect();
+        assert_eq!(
+            &statuses[..4],
+            [TodoStatus::Completed, TodoStatus::InProgress, TodoStatus::InProgress, TodoStatus::Pending]
+        );
+        assert_eq!(todos[19].content, long.trim(), "1,499 characters, kept whole");
+        assert!(todos[19].id.len() <= ID_MAX);
+        // Past the bounds, the text is cut (marked) and the list refused, saying why.
+        let longer = "w".repeat(CONTENT_MAX + 50);
+        let todos = replaced(request(TodoDialect::TodoWrite, todo_write(&[(&longer, TodoStatus::Pending)])));
+        assert_eq!(todos[0].content.chars().count(), CONTENT_MAX);
+        assert!(todos[0].content.ends_with('…'));
+        let many: Vec<(&str, TodoStatus)> = (0..=MAX_TODOS).map(|_| ("x", TodoStatus::Pending)).collect();
+        let refused = request(TodoDialect::TodoWrite, todo_write(&many)).unwrap_err();
+        assert!(refused.contains("201 items") && refused.contains("at most 200"), "{refused}");
+        assert!(request(TodoDialect::TodoWrite, todo_write(&many[..MAX_TODOS])).is_ok());
     }
 
     #[test]

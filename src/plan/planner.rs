@@ -70,8 +70,9 @@ impl Default for PlannerOptions {
 pub struct PlannerSnapshot {
     /// 0 before the first accepted `write_todos`; grows by one with each accepted call.
     pub revision: u32,
-    /// The current list (empty before the first accepted call).
-    #[schemars(length(max = 8))]
+    /// The current list (empty before the first accepted call): at most 8 from
+    /// `write_todos`, up to 200 followed through a dialect.
+    #[schemars(length(max = crate::plan::dialects::MAX_TODOS))]
     pub todos: Vec<Todo>,
     #[schemars(required, transform = crate::validate::schema::nullable, length(max = 40))]
     pub focus: Option<String>,

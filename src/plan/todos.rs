@@ -52,8 +52,9 @@ pub struct Todo {
     /// A short stable id, such as `read_note_context`; keep it across updates.
     #[schemars(length(min = 1, max = 40))]
     pub id: String,
-    /// What to do, short and action-oriented.
-    #[schemars(length(min = 1, max = 140))]
+    /// What to do, short and action-oriented (at most 140 characters from `write_todos`;
+    /// another agent's list, read through a dialect, may hold longer items).
+    #[schemars(length(min = 1, max = 2000))]
     pub content: String,
     /// `pending`, `in_progress` (the step being worked on) or `completed`.
     pub status: TodoStatus,
@@ -61,11 +62,26 @@ pub struct Todo {
 
 struct_from_value!(Todo { id, content, status });
 
+/// One item of a `write_todos` call: a [`Todo`] within seed 004's limits (the schema
+/// only; the call's items are read as todos).
+#[derive(JsonSchema)]
+#[schemars(description = "One checklist item.")]
+pub struct WriteTodosItem {
+    /// A short stable id, such as `read_note_context`; keep it across updates.
+    #[schemars(length(min = 1, max = 40))]
+    pub id: String,
+    /// What to do, short and action-oriented.
+    #[schemars(length(min = 1, max = 140))]
+    pub content: String,
+    /// `pending`, `in_progress` (the step being worked on) or `completed`.
+    pub status: TodoStatus,
+}
+
 /// The arguments of a `write_todos` call: the full current checklist.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct WriteTodos {
     /// The complete list, in order. It replaces the previous one.
-    #[schemars(length(min = 1, max = 8))]
+    #[schemars(with = "Vec<WriteTodosItem>", length(min = 1, max = 8))]
     pub todos: Vec<Todo>,
     /// What is being worked on right now, in a few words.
     #[serde(default, skip_serializing_if = "Option::is_none")]

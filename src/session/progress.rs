@@ -8,9 +8,15 @@ use crate::prompts::compose::CurrentPlan;
 use crate::prompts::{self};
 use crate::session::events::EventKind;
 use crate::session::exchange::{Progress, ProgressSource};
+use crate::text::cap;
 use crate::trail::capsule::{ContextCapsule, ContextCapsuleInput};
 
 use super::Session;
+
+/// The characters of a todo shown in a reminder or a continuation message: all of a
+/// `write_todos` item, the start of a longer one from another agent's list (its state
+/// keeps the whole text), so that a message about a long list stays readable.
+const ITEM_SHOWN: usize = 140;
 
 impl Session {
     /// Where the task stands, for the current-plan block of the system prompt: the goal
@@ -132,8 +138,11 @@ impl Session {
         match (&self.plan, todos.is_empty()) {
             (_, false) => {
                 let (completed, total) = todos::progress(todos);
-                let names: Vec<&str> =
-                    todos.iter().filter(|t| t.status == TodoStatus::Completed).map(|t| t.content.as_str()).collect();
+                let names: Vec<String> = todos
+                    .iter()
+                    .filter(|t| t.status == TodoStatus::Completed)
+                    .map(|t| cap(&t.content, ITEM_SHOWN))
+                    .collect();
                 let done = match names.is_empty() {
                     true => format!("{completed}/{total}"),
                     false => format!("{completed}/{total} ({})", names.join("; ")),
@@ -248,7 +257,7 @@ impl Session {
                         TodoStatus::InProgress => "[-]",
                         TodoStatus::Pending => "[ ]",
                     };
-                    format!("{mark} {}", t.content)
+                    format!("{mark} {}", cap(&t.content, ITEM_SHOWN))
                 })
                 .collect();
             return lines.join("\n");

@@ -636,8 +636,9 @@ export type PlannerSnapshot = {
     /** 0 before the first accepted `write_todos`; grows by one with each accepted call. */
     revision: number;
     /**
-     * The current list (empty before the first accepted call).
-     * At most 8 items.
+     * The current list (empty before the first accepted call): at most 8 from
+     * `write_todos`, up to 200 followed through a dialect.
+     * At most 200 items.
      */
     todos: Todo[];
     /** At most 40 characters. */
@@ -1090,9 +1091,10 @@ export type Todo = {
      */
     id: string;
     /**
-     * What to do, short and action-oriented.
+     * What to do, short and action-oriented (at most 140 characters from `write_todos`;
+     * another agent's list, read through a dialect, may hold longer items).
      * At least 1 character.
-     * At most 140 characters.
+     * At most 2000 characters.
      */
     content: string;
     /** `pending`, `in_progress` (the step being worked on) or `completed`. */
@@ -1290,7 +1292,7 @@ export type WriteTodos = {
      * At least 1 item.
      * At most 8 items.
      */
-    todos: Todo[];
+    todos: WriteTodosItem[];
     /**
      * What is being worked on right now, in a few words.
      * At most 40 characters.
@@ -1301,6 +1303,24 @@ export type WriteTodos = {
      * At most 200 characters.
      */
     note?: string;
+};
+
+/** One checklist item. */
+export type WriteTodosItem = {
+    /**
+     * A short stable id, such as `read_note_context`; keep it across updates.
+     * At least 1 character.
+     * At most 40 characters.
+     */
+    id: string;
+    /**
+     * What to do, short and action-oriented.
+     * At least 1 character.
+     * At most 140 characters.
+     */
+    content: string;
+    /** `pending`, `in_progress` (the step being worked on) or `completed`. */
+    status: TodoStatus;
 };
 
 /** `write_todos` arguments after validation: the stripped data, or zod's issues. */
