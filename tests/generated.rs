@@ -54,6 +54,11 @@ fn tool_schemas_are_current() {
     check("update_plan.json", input_schema::<dialects::UpdatePlanArgs>());
     check("update_todo_list.json", input_schema::<dialects::UpdateTodoListArgs>());
     check("task_tracker.json", input_schema::<dialects::TaskTrackerArgs>());
+    check("gemini_write_todos.json", input_schema::<dialects::GeminiWriteTodosArgs>());
+    check("langchain_write_todos.json", input_schema::<dialects::LangChainWriteTodosArgs>());
+    check("cursor_todo_write.json", input_schema::<dialects::CursorTodoWriteArgs>());
+    check("opencode_todowrite.json", input_schema::<dialects::OpenCodeTodoWriteArgs>());
+    check("droid_todo_write.json", input_schema::<dialects::DroidTodoWriteArgs>());
 }
 
 #[test]
@@ -333,6 +338,11 @@ fn compiled_schemas_are_current() {
         ("UPDATE_PLAN", input_schema::<dialects::UpdatePlanArgs>()),
         ("UPDATE_TODO_LIST", input_schema::<dialects::UpdateTodoListArgs>()),
         ("TASK_TRACKER", input_schema::<dialects::TaskTrackerArgs>()),
+        ("GEMINI_WRITE_TODOS", input_schema::<dialects::GeminiWriteTodosArgs>()),
+        ("LANGCHAIN_WRITE_TODOS", input_schema::<dialects::LangChainWriteTodosArgs>()),
+        ("CURSOR_TODO_WRITE", input_schema::<dialects::CursorTodoWriteArgs>()),
+        ("OPENCODE_TODOWRITE", input_schema::<dialects::OpenCodeTodoWriteArgs>()),
+        ("DROID_TODO_WRITE", input_schema::<dialects::DroidTodoWriteArgs>()),
         ("PLANNER_OPTIONS", input_schema::<planner::PlannerOptions>()),
         ("HISTORY_OPTIONS", input_schema::<reasoning::HistoryOptions>()),
         ("PLANNER_SNAPSHOT", input_schema::<planner::PlannerSnapshot>()),

@@ -441,7 +441,6 @@ fn the_same_text_reply_three_times_is_nudged_then_ended() {
 
 #[test]
 fn the_todo_dialects_update_the_same_planner_state() {
-    let all = SessionConfig { todo_dialects: TodoDialect::ALL.to_vec(), ..config() };
     let cases = [
         (
             "TodoWrite",
@@ -459,9 +458,38 @@ fn the_todo_dialects_update_the_same_planner_state() {
             r#"{"command":"plan","task_list":[{"title":"Read code","status":"done"},{"title":"Fix bug","status":"in_progress"}]}"#,
             "Task list has been updated with 2 items.",
         ),
+        // Claude Code's older generations: ids (and priorities) given.
+        (
+            "TodoWrite",
+            r#"{"todos":[{"id":"read_code","content":"Read code","status":"completed","priority":"high"},{"id":"fix_bug","content":"Fix bug","status":"in_progress","priority":"medium"}]}"#,
+            "Todos have been modified successfully",
+        ),
+        (
+            "gemini_write_todos",
+            r#"{"todos":[{"description":"Read code","status":"completed"},{"description":"Fix bug","status":"in_progress"}]}"#,
+            "Successfully updated the todo list. The current list is now:\n1. [completed] Read code\n2. [in_progress] Fix bug",
+        ),
+        (
+            "langchain_write_todos",
+            r#"{"todos":[{"content":"Read code","status":"completed"},{"content":"Fix bug","status":"in_progress"}]}"#,
+            r#"Updated todo list to [{"content":"Read code","status":"completed"},{"content":"Fix bug","status":"in_progress"}]"#,
+        ),
+        (
+            "todo_write",
+            r#"{"merge":false,"todos":[{"id":"read_code","content":"Read code","status":"completed"},{"id":"fix_bug","content":"Fix bug","status":"in_progress"}]}"#,
+            "Successfully updated the todo list (1 open).",
+        ),
+        (
+            "todowrite",
+            r#"{"todos":[{"content":"Read code","status":"completed","priority":"high"},{"content":"Fix bug","status":"in_progress","priority":"medium"}]}"#,
+            "[\n  {\n    \"content\": \"Read code\",\n    \"status\": \"completed\",\n    \"priority\": \"high\"\n  },\n  {\n    \"content\": \"Fix bug\",",
+        ),
+        ("droid_TodoWrite", r#"{"todos":"1. [completed] Read code\n2. [in_progress] Fix bug"}"#, "Todos have been modified successfully"),
     ];
-    for (tool, args, reply) in cases {
-        let mut d = Drive::new(all.clone());
+    for (name, args, reply) in cases {
+        let dialect = TodoDialect::ALL.into_iter().find(|d| d.as_str() == name).unwrap();
+        let tool = dialect.tool_name();
+        let mut d = Drive::new(SessionConfig { todo_dialects: vec![dialect], ..config() });
         d.begin("Fix the bug");
         let (decision, _) = d.act("", vec![call("t", tool, args)]);
         let Decision::RunTools { replies, calls, .. } = decision else { panic!() };
@@ -476,6 +504,139 @@ fn the_todo_dialects_update_the_same_planner_state() {
         let Decision::Continue { message, .. } = d.respond("Done reading.", vec![]) else { panic!() };
         assert!(message.contains(&format!("call {tool} with every item")), "{tool}");
     }
+}
+
+/// The todos of a session after one call of `tool` answered by `dialect`: the reply, or
+/// the refusal.
+fn one_call(dialect: TodoDialect, args: &str) -> (Result<String, String>, Drive) {
+    let mut d = Drive::new(SessionConfig { todo_dialects: vec![dialect], ..config() });
+    d.begin("Ship it");
+    let (decision, _) = d.act("", vec![call("t", dialect.tool_name(), args)]);
+    let Decision::RunTools { replies, .. } = decision else { panic!() };
+    let reply = &replies[0];
+    (if reply.is_error { Err(reply.content.clone()) } else { Ok(reply.content.clone()) }, d)
+}
+
+fn statuses(d: &Drive) -> Vec<(String, TodoStatus)> {
+    d.session.todos().iter().map(|t| (t.content.clone(), t.status)).collect()
+}
+
+#[test]
+fn gemini_cancelled_is_finished_blocked_is_not_and_one_task_may_be_in_progress() {
+    let (reply, mut d) = one_call(
+        TodoDialect::GeminiWriteTodos,
+        r#"{"todos":[{"description":"Read","status":"completed"},{"description":"Old path","status":"cancelled"}]}"#,
+    );
+    assert!(reply.unwrap().ends_with("2. [cancelled] Old path"));
+    assert!(matches!(d.respond("Done.", vec![]), Decision::Finalize { .. }), "cancelled counts as finished");
+    let (_, mut d) = one_call(
+        TodoDialect::GeminiWriteTodos,
+        r#"{"todos":[{"description":"Read","status":"completed"},{"description":"Deploy","status":"blocked"}]}"#,
+    );
+    assert_eq!(statuses(&d)[1], ("Deploy".into(), TodoStatus::Pending));
+    assert!(is_continue(&d.respond("Done.", vec![])), "blocked is not finished");
+    let (reply, d) = one_call(
+        TodoDialect::GeminiWriteTodos,
+        r#"{"todos":[{"description":"A","status":"in_progress"},{"description":"B","status":"in_progress"}]}"#,
+    );
+    assert_eq!(reply.unwrap_err(), "Invalid parameters: Only one task can be \"in_progress\" at a time.");
+    assert!(d.session.todos().is_empty(), "a refused call changes nothing");
+    let (reply, _) = one_call(TodoDialect::GeminiWriteTodos, r#"{"todos":[]}"#);
+    assert_eq!(reply.unwrap(), "Successfully cleared the todo list.");
+    let (reply, _) = one_call(TodoDialect::GeminiWriteTodos, r#"{"todos":[{"content":"A","status":"pending"}]}"#);
+    assert!(reply.unwrap_err().contains("description"), "Gemini's schema, not planloop's");
+}
+
+#[test]
+fn cursor_merges_by_id_and_replaces_without_merge() {
+    let mut d = Drive::new(SessionConfig { todo_dialects: vec![TodoDialect::CursorTodoWrite], ..config() });
+    d.begin("Ship it");
+    let write = |d: &mut Drive, id: &str, args: &str| {
+        let (decision, _) = d.act("", vec![call(id, "todo_write", args), call(&format!("{id}-b"), "bash", "{}")]);
+        let Decision::RunTools { replies, .. } = decision else { panic!() };
+        replies[0].clone()
+    };
+    let first = r#"{"merge":false,"todos":[{"id":"schema-1","content":"Add schema","status":"in_progress"},{"id":"2","content":"Write migration","status":"pending"}]}"#;
+    assert!(!write(&mut d, "a", first).is_error);
+    let patch = r#"{"merge":true,"todos":[{"id":"schema-1","status":"completed"},{"id":"2","status":"in_progress"},{"id":"3","content":"Backfill","status":"cancelled"}]}"#;
+    let reply = write(&mut d, "b", patch);
+    assert_eq!(reply.content, "Successfully updated the todo list (1 open).");
+    assert_eq!(
+        statuses(&d),
+        [
+            ("Add schema".into(), TodoStatus::Completed),
+            ("Write migration".into(), TodoStatus::InProgress),
+            ("Backfill".into(), TodoStatus::Completed)
+        ]
+    );
+    let reply = write(&mut d, "c", r#"{"merge":true,"todos":[{"id":"9","status":"completed"}]}"#);
+    assert!(
+        reply.is_error && reply.content.contains("\"9\" is new, so it needs content and status"),
+        "{}",
+        reply.content
+    );
+    assert_eq!(statuses(&d).len(), 3, "a refused merge changes nothing");
+    let reply = write(&mut d, "d", r#"{"merge":false,"todos":[{"id":"x","content":"Only","status":"pending"}]}"#);
+    assert!(!reply.is_error);
+    assert_eq!(statuses(&d), [("Only".into(), TodoStatus::Pending)]);
+}
+
+#[test]
+fn opencode_answers_with_its_list_as_indented_json_and_droid_reads_numbered_lines() {
+    let args = r#"{"todos":[{"id":"1","content":"Create model","status":"cancelled","priority":"high"}]}"#;
+    let (reply, d) = one_call(TodoDialect::OpenCodeTodoWrite, args);
+    assert_eq!(
+        reply.unwrap(),
+        "[\n  {\n    \"content\": \"Create model\",\n    \"status\": \"cancelled\",\n    \"priority\": \"high\",\n    \"id\": \"1\"\n  }\n]"
+    );
+    assert_eq!(statuses(&d), [("Create model".into(), TodoStatus::Completed)]);
+    let lines = r#"{"todos":"Plan:\n1. [completed] Review logs\n2. [in_progress] Patch adapter\n3.[pending] Run tests\n4. [maybe] not an item"}"#;
+    let (reply, d) = one_call(TodoDialect::DroidTodoWrite, lines);
+    assert!(reply.is_ok());
+    assert_eq!(
+        statuses(&d),
+        [
+            ("Review logs".into(), TodoStatus::Completed),
+            ("Patch adapter".into(), TodoStatus::InProgress),
+            ("Run tests".into(), TodoStatus::Pending)
+        ]
+    );
+    let (reply, _) = one_call(TodoDialect::DroidTodoWrite, r#"{"todos":"just prose"}"#);
+    assert!(reply.unwrap_err().starts_with("No todo lines found"));
+    let list = r#"{"todos":[{"content":"Review logs","status":"completed","priority":"high","id":"a1"}]}"#;
+    assert!(one_call(TodoDialect::DroidTodoWrite, list).0.is_ok(), "and Droid's list form");
+}
+
+#[test]
+fn an_item_with_no_text_is_refused_in_every_dialect() {
+    for (dialect, args) in [
+        (TodoDialect::TodoWrite, r#"{"todos":[{"content":"   ","status":"pending","activeForm":"x"}]}"#),
+        (TodoDialect::LangChainWriteTodos, r#"{"todos":[{"content":"","status":"pending"}]}"#),
+        (TodoDialect::OpenCodeTodoWrite, r#"{"todos":[{"content":" ","status":"pending","priority":"low"}]}"#),
+    ] {
+        let (reply, d) = one_call(dialect, args);
+        assert_eq!(reply.unwrap_err(), "Item 1 has no text: every item needs some.", "{dialect:?}");
+        assert!(d.session.todos().is_empty());
+    }
+}
+
+#[test]
+fn two_dialects_of_one_tool_name_cannot_both_be_on() {
+    let clash = SessionConfig {
+        todo_dialects: vec![TodoDialect::WriteTodos, TodoDialect::UpdatePlan, TodoDialect::GeminiWriteTodos],
+        ..config()
+    };
+    let error = clash.check("config").unwrap_err();
+    assert_eq!(error.code, ErrorCode::InvalidOptions);
+    assert!(
+        error.message.contains("\"write_todos\" and \"gemini_write_todos\" both answer the tool write_todos"),
+        "{}",
+        error.message
+    );
+    assert_eq!(planloop::error::issue::format_path(error.data.issues.unwrap()[0].path()), "todoDialects[2]");
+    let apart =
+        SessionConfig { todo_dialects: vec![TodoDialect::GeminiWriteTodos, TodoDialect::TodoWrite], ..config() };
+    assert!(apart.check("config").is_ok());
 }
 
 /// Claude Code's `TodoWrite` with `n` items, the first `done` completed, the next in

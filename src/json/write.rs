@@ -13,6 +13,12 @@ pub fn to_string<T: Serialize + ?Sized>(value: &T) -> String {
     String::from_utf8(bytes).unwrap_or_default()
 }
 
+/// `value` as `JSON.stringify(value, null, 2)` writes it (an answer some agents' tools
+/// give).
+pub fn to_string_pretty<T: Serialize + ?Sized>(value: &T) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_default()
+}
+
 /// `value` as `JSON.stringify` writes it: `undefined` members dropped, `undefined` items
 /// and numbers JSON has no form for as `null`.
 pub fn stringify(value: &Value<'_>) -> String {

@@ -31,6 +31,15 @@ pub enum TodoStatus {
 enum_from_value!(TodoStatus, "snake_case" [Pending, InProgress, Completed]);
 
 impl TodoStatus {
+    /// The status as the schema spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TodoStatus::Pending => "pending",
+            TodoStatus::InProgress => "in_progress",
+            TodoStatus::Completed => "completed",
+        }
+    }
+
     /// The status at `index` of the schema's list ([`STATUSES`]).
     pub fn from_index(index: u8) -> TodoStatus {
         match index {

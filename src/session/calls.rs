@@ -112,6 +112,11 @@ pub(super) fn dialect_schema(dialect: TodoDialect) -> &'static Schema {
         TodoDialect::UpdatePlan => &compiled::UPDATE_PLAN,
         TodoDialect::UpdateTodoList => &compiled::UPDATE_TODO_LIST,
         TodoDialect::TaskTracker => &compiled::TASK_TRACKER,
+        TodoDialect::GeminiWriteTodos => &compiled::GEMINI_WRITE_TODOS,
+        TodoDialect::LangChainWriteTodos => &compiled::LANGCHAIN_WRITE_TODOS,
+        TodoDialect::CursorTodoWrite => &compiled::CURSOR_TODO_WRITE,
+        TodoDialect::OpenCodeTodoWrite => &compiled::OPENCODE_TODOWRITE,
+        TodoDialect::DroidTodoWrite => &compiled::DROID_TODO_WRITE,
     }
 }
 
@@ -121,6 +126,11 @@ pub(super) fn dialect_args(dialect: TodoDialect, value: Value<'static>) -> Resul
         TodoDialect::UpdatePlan => DialectArgs::UpdatePlan(from_value(value)?),
         TodoDialect::UpdateTodoList => DialectArgs::UpdateTodoList(from_value(value)?),
         TodoDialect::TaskTracker => DialectArgs::TaskTracker(from_value(value)?),
+        TodoDialect::GeminiWriteTodos => DialectArgs::GeminiWriteTodos(from_value(value)?),
+        TodoDialect::LangChainWriteTodos => DialectArgs::LangChainWriteTodos(from_value(value)?),
+        TodoDialect::CursorTodoWrite => DialectArgs::CursorTodoWrite(from_value(value)?),
+        TodoDialect::OpenCodeTodoWrite => DialectArgs::OpenCodeTodoWrite(from_value(value)?),
+        TodoDialect::DroidTodoWrite => DialectArgs::DroidTodoWrite(from_value(value)?),
         TodoDialect::WriteTodos => return Err(Error::internal("write_todos is not a dialect")),
     })
 }
@@ -134,9 +144,7 @@ impl Session {
         match name {
             "plan" => Some(BuiltIn::Plan),
             "plan_progress" => Some(BuiltIn::PlanProgress),
-            _ => {
-                TodoDialect::from_tool_name(name).filter(|d| self.config.todo_dialects.contains(d)).map(BuiltIn::Todos)
-            }
+            _ => TodoDialect::for_tool(name, &self.config.todo_dialects).map(BuiltIn::Todos),
         }
     }
 
@@ -280,7 +288,7 @@ impl Session {
                     Ok(value) => dialect_args(dialect, value)?,
                     Err(issues) => return Ok(reply(invalid_args(dialect.tool_name(), &issues), true)),
                 };
-                match dialects::request(dialect, args) {
+                match dialects::request(args, self.planner.todos()) {
                     Err(message) => Ok(reply(message, true)),
                     Ok(Request::View) => Ok(reply(dialects::view(self.planner.todos()), false)),
                     Ok(Request::Replace { todos, note, reply: text }) => {

@@ -151,7 +151,7 @@ pub struct SessionConfig {
     pub continuation_protocol: ContinuationProtocol,
     /// The todo tools planloop answers (`write_todos` and the dialects of other agents).
     #[serde(default = "own_dialect")]
-    #[schemars(length(max = 5))]
+    #[schemars(length(max = 10))]
     pub todo_dialects: Vec<TodoDialect>,
     /// The reasoning trail kept for display.
     #[serde(default)]
@@ -186,6 +186,33 @@ struct_from_value!(SessionConfig, "camelCase" {
     plan_review = Default::default(),
     max_tool_output_chars = twenty_thousand(),
 });
+
+impl SessionConfig {
+    /// The rules its schema cannot say: two dialects of one tool name (Gemini CLI's and
+    /// planloop's `write_todos`) cannot both be on, as a call could not tell them apart.
+    pub fn check(&self, argument: &str) -> crate::error::Result<()> {
+        match TodoDialect::clash(&self.todo_dialects) {
+            None => Ok(()),
+            Some((first, second)) => {
+                let at = self.todo_dialects.iter().rposition(|d| *d == second).unwrap_or_default();
+                let message = format!(
+                    "\"{}\" and \"{}\" both answer the tool {}: keep one",
+                    first.as_str(),
+                    second.as_str(),
+                    second.tool_name()
+                );
+                let path = vec![
+                    crate::error::issue::PathSegment::Key("todoDialects".into()),
+                    crate::error::issue::PathSegment::Index(at as u32),
+                ];
+                Err(crate::error::Error::invalid_options(
+                    argument,
+                    vec![crate::error::issue::Issue::custom(message, path)],
+                ))
+            }
+        }
+    }
+}
 
 impl Default for SessionConfig {
     fn default() -> Self {

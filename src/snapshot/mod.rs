@@ -218,6 +218,9 @@ impl Session {
         if self.stuck.options != fresh.stuck.options {
             return Some("the stuck settings differ from the config".to_owned());
         }
+        if let Some((a, b)) = TodoDialect::clash(&self.config.todo_dialects) {
+            return Some(format!("two todo dialects answer {}: {} and {}", a.tool_name(), a.as_str(), b.as_str()));
+        }
         if let Some(why) = self.step_plan.as_ref().and_then(StepPlan::inconsistency) {
             return Some(format!("plan: {why}"));
         }

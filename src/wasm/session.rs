@@ -32,7 +32,9 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, head: f64) -> Option<Result<S
         Op::ComposePrompt => compose::encoded(input),
         Op::ComposeTexts => compose::raw(given, head),
         Op::SessionNew => Args::parse(input).and_then(|a| {
-            let session = Session::new(a.options(0, "config", &compiled::SESSION_CONFIG)?);
+            let config: crate::session::config::SessionConfig = a.options(0, "config", &compiled::SESSION_CONFIG)?;
+            config.check("config")?;
+            let session = Session::new(config);
             number(slab::insert(&SESSIONS, session)?)
         }),
         Op::SessionFree => {

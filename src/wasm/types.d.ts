@@ -846,7 +846,7 @@ export type SessionConfig = {
     continuationProtocol?: ContinuationProtocol;
     /**
      * The todo tools planloop answers (`write_todos` and the dialects of other agents).
-     * At most 5 items.
+     * At most 10 items.
      * @default ["write_todos"]
      */
     todoDialects?: TodoDialect[];
@@ -1102,7 +1102,7 @@ export type Todo = {
 };
 
 /** The todo tools planloop answers itself. Each updates the same planner state. */
-export type TodoDialect = "write_todos" | "TodoWrite" | "update_plan" | "update_todo_list" | "task_tracker";
+export type TodoDialect = "write_todos" | "TodoWrite" | "update_plan" | "update_todo_list" | "task_tracker" | "gemini_write_todos" | "langchain_write_todos" | "todo_write" | "todowrite" | "droid_TodoWrite";
 
 /** Where a todo stands. */
 export type TodoStatus = "pending" | "in_progress" | "completed";

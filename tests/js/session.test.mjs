@@ -75,10 +75,20 @@ test("the session's tool definitions follow its configuration", () => {
   const names = (config) => new Session(config).toolDefinitions().map((t) => t.name);
   assert.deepEqual(names(), ["write_todos", "plan", "plan_progress"]);
   assert.deepEqual(names({ todoDialects: ["TodoWrite", "update_plan"] }), ["TodoWrite", "update_plan", "plan", "plan_progress"]);
-  for (const tool of new Session({ todoDialects: ["write_todos", "TodoWrite", "update_plan", "update_todo_list", "task_tracker"] }).toolDefinitions()) {
+  const everyToolName = ["write_todos", "TodoWrite", "update_plan", "update_todo_list", "task_tracker", "todo_write", "todowrite"];
+  for (const tool of new Session({ todoDialects: everyToolName }).toolDefinitions()) {
     assert.equal(tool.parameters.type, "object", tool.name);
     assert.ok(tool.description.length > 40, tool.name);
   }
+  // Another agent's dialect of a tool name answers it, with that agent's schema.
+  const gemini = new Session({ todoDialects: ["gemini_write_todos", "droid_TodoWrite"] }).toolDefinitions();
+  assert.deepEqual(gemini.map((t) => t.name), ["write_todos", "TodoWrite", "plan", "plan_progress"]);
+  assert.deepEqual(gemini[0].parameters.properties.todos.items.properties.status.enum, ["pending", "in_progress", "completed", "cancelled", "blocked"]);
+  // Two dialects of one tool name cannot both be on: the call could not tell them apart.
+  assert.throws(
+    () => new Session({ todoDialects: ["write_todos", "langchain_write_todos"] }),
+    (e) => e.code === "invalid_options" && e.data.issues[0].path.join(".") === "todoDialects.1" && /both answer the tool write_todos/.test(e.message),
+  );
 });
 
 test("calls out of order and bad input are PlanloopErrors that change nothing", () => {

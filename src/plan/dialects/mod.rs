@@ -1,10 +1,28 @@
 //! The todo tools of other agents, mapped onto planloop's todo list.
 //!
 //! A host whose model was trained on Claude Code's `TodoWrite`, Codex's `update_plan`,
-//! Roo's `update_todo_list` or OpenHands' `task_tracker` can keep offering that tool:
-//! planloop answers it the way the original does and keeps the same planner state as
-//! `write_todos`. Where a dialect has no ids, they are derived from the text (the same
-//! text always gets the same id), so a todo keeps its id across updates.
+//! Roo's `update_todo_list`, OpenHands' `task_tracker`, Gemini CLI's or LangChain's
+//! `write_todos`, Cursor's `todo_write`, OpenCode's `todowrite` or Factory Droid's
+//! `TodoWrite` can keep offering that tool: planloop answers it the way the original
+//! does and keeps the same planner state as `write_todos`. Where a dialect has no ids,
+//! they are derived from the text (the same text always gets the same id), so a todo
+//! keeps its id across updates.
+//!
+//! A dialect is named apart from its tool where two agents use one tool name
+//! (`write_todos`, `TodoWrite`): the session's `todoDialects` says which one a name
+//! means, and may list only one per name.
+
+mod cursor;
+mod droid;
+mod gemini;
+mod langchain;
+mod opencode;
+
+pub use cursor::{CursorStatus, CursorTodo, CursorTodoWriteArgs};
+pub use droid::{DroidTodo, DroidTodoWriteArgs, DroidTodos};
+pub use gemini::{GeminiStatus, GeminiTodo, GeminiWriteTodosArgs};
+pub use langchain::{LangChainTodo, LangChainWriteTodosArgs};
+pub use opencode::{OpenCodeStatus, OpenCodeTodo, OpenCodeTodoWriteArgs};
 
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -30,6 +48,21 @@ pub enum TodoDialect {
     /// OpenHands: `{command: "view" | "plan", task_list?: [{title, status, notes?}]}`.
     #[serde(rename = "task_tracker")]
     TaskTracker,
+    /// Gemini CLI's `write_todos`: `{todos: [{description, status}]}`.
+    #[serde(rename = "gemini_write_todos")]
+    GeminiWriteTodos,
+    /// LangChain's (and deepagents') `write_todos`: `{todos: [{content, status}]}`.
+    #[serde(rename = "langchain_write_todos")]
+    LangChainWriteTodos,
+    /// Cursor: `{merge, todos: [{id, content?, status?}]}`.
+    #[serde(rename = "todo_write")]
+    CursorTodoWrite,
+    /// OpenCode: `{todos: [{content, status, priority, id?}]}`.
+    #[serde(rename = "todowrite")]
+    OpenCodeTodoWrite,
+    /// Factory Droid's `TodoWrite`: `{todos: [...] | "1. [in_progress] …"}`.
+    #[serde(rename = "droid_TodoWrite")]
+    DroidTodoWrite,
 }
 
 enum_from_value!(TodoDialect [
@@ -38,30 +71,61 @@ enum_from_value!(TodoDialect [
     UpdatePlan as "update_plan",
     UpdateTodoList as "update_todo_list",
     TaskTracker as "task_tracker",
+    GeminiWriteTodos as "gemini_write_todos",
+    LangChainWriteTodos as "langchain_write_todos",
+    CursorTodoWrite as "todo_write",
+    OpenCodeTodoWrite as "todowrite",
+    DroidTodoWrite as "droid_TodoWrite",
 ]);
 
 impl TodoDialect {
-    pub const ALL: [TodoDialect; 5] = [
+    pub const ALL: [TodoDialect; 10] = [
         TodoDialect::WriteTodos,
         TodoDialect::TodoWrite,
         TodoDialect::UpdatePlan,
         TodoDialect::UpdateTodoList,
         TodoDialect::TaskTracker,
+        TodoDialect::GeminiWriteTodos,
+        TodoDialect::LangChainWriteTodos,
+        TodoDialect::CursorTodoWrite,
+        TodoDialect::OpenCodeTodoWrite,
+        TodoDialect::DroidTodoWrite,
     ];
 
     /// The tool name the model calls.
     pub fn tool_name(self) -> &'static str {
         match self {
-            TodoDialect::WriteTodos => "write_todos",
-            TodoDialect::TodoWrite => "TodoWrite",
+            TodoDialect::WriteTodos | TodoDialect::GeminiWriteTodos | TodoDialect::LangChainWriteTodos => "write_todos",
+            TodoDialect::TodoWrite | TodoDialect::DroidTodoWrite => "TodoWrite",
             TodoDialect::UpdatePlan => "update_plan",
             TodoDialect::UpdateTodoList => "update_todo_list",
             TodoDialect::TaskTracker => "task_tracker",
+            TodoDialect::CursorTodoWrite => "todo_write",
+            TodoDialect::OpenCodeTodoWrite => "todowrite",
         }
     }
 
-    pub fn from_tool_name(name: &str) -> Option<TodoDialect> {
-        TodoDialect::ALL.into_iter().find(|d| d.tool_name() == name)
+    /// The dialect among `enabled` that answers the tool `name`.
+    pub fn for_tool(name: &str, enabled: &[TodoDialect]) -> Option<TodoDialect> {
+        enabled.iter().copied().find(|d| d.tool_name() == name)
+    }
+
+    /// The first two of `enabled` that answer one tool name, which a session cannot tell
+    /// apart.
+    pub fn clash(enabled: &[TodoDialect]) -> Option<(TodoDialect, TodoDialect)> {
+        enabled.iter().enumerate().find_map(|(i, a)| {
+            enabled[..i].iter().find(|b| b.tool_name() == a.tool_name() && *b != a).map(|b| (*b, *a))
+        })
+    }
+
+    /// The name a session's `todoDialects` gives it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TodoDialect::GeminiWriteTodos => "gemini_write_todos",
+            TodoDialect::LangChainWriteTodos => "langchain_write_todos",
+            TodoDialect::DroidTodoWrite => "droid_TodoWrite",
+            other => other.tool_name(),
+        }
     }
 }
 
@@ -183,10 +247,15 @@ struct_from_value!(TaskTrackerArgs { command, task_list });
 pub fn schema(dialect: TodoDialect) -> &'static str {
     match dialect {
         TodoDialect::WriteTodos => crate::plan::todos::WRITE_TODOS_SCHEMA,
-        TodoDialect::TodoWrite => include_str!("../schemas/todo_write.json"),
-        TodoDialect::UpdatePlan => include_str!("../schemas/update_plan.json"),
-        TodoDialect::UpdateTodoList => include_str!("../schemas/update_todo_list.json"),
-        TodoDialect::TaskTracker => include_str!("../schemas/task_tracker.json"),
+        TodoDialect::TodoWrite => include_str!("../../schemas/todo_write.json"),
+        TodoDialect::UpdatePlan => include_str!("../../schemas/update_plan.json"),
+        TodoDialect::UpdateTodoList => include_str!("../../schemas/update_todo_list.json"),
+        TodoDialect::TaskTracker => include_str!("../../schemas/task_tracker.json"),
+        TodoDialect::GeminiWriteTodos => include_str!("../../schemas/gemini_write_todos.json"),
+        TodoDialect::LangChainWriteTodos => include_str!("../../schemas/langchain_write_todos.json"),
+        TodoDialect::CursorTodoWrite => include_str!("../../schemas/cursor_todo_write.json"),
+        TodoDialect::OpenCodeTodoWrite => include_str!("../../schemas/opencode_todowrite.json"),
+        TodoDialect::DroidTodoWrite => include_str!("../../schemas/droid_todo_write.json"),
     }
 }
 
@@ -198,6 +267,11 @@ pub fn description(dialect: TodoDialect) -> &'static str {
         TodoDialect::UpdatePlan => "Updates the task plan. Provide an optional explanation and a list of plan items, each with a step and status. At most one step can be in_progress at a time.",
         TodoDialect::UpdateTodoList => "Replace the entire TODO list with an updated checklist: one item per line, [ ] for pending, [-] for in progress, [x] for completed.",
         TodoDialect::TaskTracker => "Organize and track the tasks of a session: command \"view\" shows the task list; command \"plan\" replaces it with task_list, each task with a title, a status (todo, in_progress, done) and optional notes.",
+        TodoDialect::GeminiWriteTodos => "Lists out the subtasks required to complete a user request: send the complete list each time, each todo with a description and a status (pending, in_progress, completed, cancelled, blocked). Only one task can be in_progress at a time.",
+        TodoDialect::LangChainWriteTodos => "Use this tool to create and manage a structured task list for your current work session: send the complete list of todo items, each with content and a status (pending, in_progress, completed).",
+        TodoDialect::CursorTodoWrite => "Create and manage a structured task list for the current session. With merge: true, the todos are merged into the existing ones by id (leave unchanged properties out); with merge: false, they replace the list. Statuses: pending, in_progress, completed, cancelled.",
+        TodoDialect::OpenCodeTodoWrite => "Use this tool to create and manage a structured task list for your current coding session: send the updated todo list, each item with content, status (pending, in_progress, completed, cancelled) and priority (high, medium, low).",
+        TodoDialect::DroidTodoWrite => "Create and manage a structured task list for the current session: send the whole list each time, as items {content, status, priority, id} or as numbered lines like `1. [in_progress] Fix the parser`, with statuses pending, in_progress, completed.",
     }
 }
 
@@ -213,24 +287,44 @@ pub enum Request {
 /// One item as a dialect gives it: its id if it has one, its text, its status.
 type Item = (Option<String>, String, TodoStatus);
 
+/// A dialect's items and its tool's answer, or the message that refuses the call.
+type Reply = Result<(Vec<Item>, String), String>;
+
+/// Claude Code's answer to `TodoWrite` (since 1.0).
+const CLAUDE_CODE_REPLY: &str = "Todos have been modified successfully. Ensure that you continue to use the todo list to track your progress. Please proceed with the current tasks if applicable";
+
 /// The planner request of a dialect call whose arguments passed their schema, or the
-/// message that refuses it.
-pub fn request(dialect: TodoDialect, args: DialectArgs) -> Result<Request, String> {
+/// message that refuses it; `current` is the list it may patch (Cursor's `merge`). An
+/// empty list clears the todos, as the original tools do.
+pub fn request(args: DialectArgs, current: &[Todo]) -> Result<Request, String> {
+    let reply = |(items, reply): (Vec<Item>, String)| (items, None, reply);
     let (items, note, reply): (Vec<Item>, Option<String>, String) = match args {
-        DialectArgs::TodoWrite(args) => (
-            args.todos.into_iter().map(|t| (t.id, t.content, t.status)).collect(),
-            None,
-            "Todos have been modified successfully. Ensure that you continue to use the todo list to track your progress. Please proceed with the current tasks if applicable".to_owned(),
-        ),
-        DialectArgs::UpdatePlan(args) => {
-            (args.plan.into_iter().map(|s| (None, s.step, s.status)).collect(), args.explanation, "Plan updated".to_owned())
+        DialectArgs::TodoWrite(args) => {
+            (args.todos.into_iter().map(|t| (t.id, t.content, t.status)).collect(), None, CLAUDE_CODE_REPLY.to_owned())
         }
+        DialectArgs::GeminiWriteTodos(args) => reply(gemini::items(args)?),
+        DialectArgs::LangChainWriteTodos(args) => reply(langchain::items(args)?),
+        DialectArgs::CursorTodoWrite(args) => reply(cursor::items(args, current)?),
+        DialectArgs::OpenCodeTodoWrite(args) => reply(opencode::items(args)?),
+        DialectArgs::DroidTodoWrite(args) => reply(droid::items(args)?),
+        DialectArgs::UpdatePlan(args) => (
+            args.plan.into_iter().map(|s| (None, s.step, s.status)).collect(),
+            args.explanation,
+            "Plan updated".to_owned(),
+        ),
         DialectArgs::UpdateTodoList(args) => {
             let items = checklist(&args.todos);
             if items.is_empty() {
-                return Err("No checklist items found. Send lines like `[ ] task`, `[-] task in progress`, `[x] done task`.".to_owned());
+                return Err(
+                    "No checklist items found. Send lines like `[ ] task`, `[-] task in progress`, `[x] done task`."
+                        .to_owned(),
+                );
             }
-            (items.into_iter().map(|(content, status)| (None, content, status)).collect(), None, "Todo list updated successfully.".to_owned())
+            (
+                items.into_iter().map(|(content, status)| (None, content, status)).collect(),
+                None,
+                "Todo list updated successfully.".to_owned(),
+            )
         }
         DialectArgs::TaskTracker(args) => match (args.command, args.task_list) {
             (TaskTrackerCommand::View, _) => return Ok(Request::View),
@@ -245,12 +339,16 @@ pub fn request(dialect: TodoDialect, args: DialectArgs) -> Result<Request, Strin
                     };
                     (t.id, t.title, status)
                 });
-                (items.collect(), None, format!("Task list has been updated with {count} item{}.", if count == 1 { "" } else { "s" }))
+                (
+                    items.collect(),
+                    None,
+                    format!("Task list has been updated with {count} item{}.", if count == 1 { "" } else { "s" }),
+                )
             }
         },
     };
-    if items.is_empty() {
-        return Err(format!("{} needs at least one item.", dialect.tool_name()));
+    if let Some(at) = items.iter().position(|(_, content, _)| content.trim().is_empty()) {
+        return Err(format!("Item {} has no text: every item needs some.", at + 1));
     }
     if items.len() > MAX_TODOS {
         return Err(format!(
@@ -273,6 +371,11 @@ pub enum DialectArgs {
     UpdatePlan(UpdatePlanArgs),
     UpdateTodoList(UpdateTodoListArgs),
     TaskTracker(TaskTrackerArgs),
+    GeminiWriteTodos(GeminiWriteTodosArgs),
+    LangChainWriteTodos(LangChainWriteTodosArgs),
+    CursorTodoWrite(CursorTodoWriteArgs),
+    OpenCodeTodoWrite(OpenCodeTodoWriteArgs),
+    DroidTodoWrite(DroidTodoWriteArgs),
 }
 
 /// OpenHands' rendering of the list, for `view`.
@@ -319,9 +422,9 @@ fn checklist(text: &str) -> Vec<(String, TodoStatus)> {
     items
 }
 
-/// A stable id from text: lowercase ASCII words joined by `_`, at most 40 characters,
-/// `todo_N` when the text has no ASCII letters or digits, and a suffix when taken.
-fn unique_id(text: &str, index: usize, taken: &[Todo]) -> String {
+/// Lowercase ASCII words of `text` joined by `_`, at most [`ID_MAX`] characters (empty
+/// when it has no ASCII letter or digit). The slug of a slug is itself.
+fn slug(text: &str) -> String {
     let mut slug = String::new();
     for c in text.chars() {
         if c.is_ascii_alphanumeric() {
@@ -333,8 +436,15 @@ fn unique_id(text: &str, index: usize, taken: &[Todo]) -> String {
             break;
         }
     }
-    let slug = slug.trim_end_matches('_');
-    let base = if slug.is_empty() { format!("todo_{}", index + 1) } else { slug.to_owned() };
+    slug.truncate(slug.trim_end_matches('_').len());
+    slug
+}
+
+/// A stable id from text: lowercase ASCII words joined by `_`, at most 40 characters,
+/// `todo_N` when the text has no ASCII letters or digits, and a suffix when taken.
+fn unique_id(text: &str, index: usize, taken: &[Todo]) -> String {
+    let slug = slug(text);
+    let base = if slug.is_empty() { format!("todo_{}", index + 1) } else { slug };
     let mut id = base.clone();
     let mut n = 2;
     while taken.iter().any(|t| t.id == id) {
@@ -348,6 +458,11 @@ fn unique_id(text: &str, index: usize, taken: &[Todo]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A call's request on an empty list.
+    fn ask(args: DialectArgs) -> Result<Request, String> {
+        request(args, &[])
+    }
 
     fn todo_write(items: &[(&str, TodoStatus)]) -> DialectArgs {
         DialectArgs::TodoWrite(TodoWriteArgs {
@@ -367,19 +482,15 @@ mod tests {
 
     #[test]
     fn ids_are_derived_from_the_text_and_stay_stable() {
-        let first = replaced(request(
-            TodoDialect::TodoWrite,
-            todo_write(&[("Set up Next.js project", TodoStatus::InProgress), ("写测试", TodoStatus::Pending)]),
-        ));
+        let first = replaced(ask(todo_write(&[
+            ("Set up Next.js project", TodoStatus::InProgress),
+            ("写测试", TodoStatus::Pending),
+        ])));
         let ids: Vec<&str> = first.iter().map(|t| t.id.as_str()).collect();
         assert_eq!(ids, ["set_up_next_js_project", "todo_2"]);
-        let again =
-            replaced(request(TodoDialect::TodoWrite, todo_write(&[("Set up Next.js project", TodoStatus::Completed)])));
+        let again = replaced(ask(todo_write(&[("Set up Next.js project", TodoStatus::Completed)])));
         assert_eq!(again[0].id, "set_up_next_js_project");
-        let twins = replaced(request(
-            TodoDialect::TodoWrite,
-            todo_write(&[("Fix it", TodoStatus::Pending), ("fix it!", TodoStatus::Pending)]),
-        ));
+        let twins = replaced(ask(todo_write(&[("Fix it", TodoStatus::Pending), ("fix it!", TodoStatus::Pending)])));
         assert_eq!([twins[0].id.as_str(), twins[1].id.as_str()], ["fix_it", "fix_it_2"]);
     }
 
@@ -395,7 +506,7 @@ mod tests {
         items[2].1 = TodoStatus::InProgress;
         items[19].0 = long.clone();
         let borrowed: Vec<(&str, TodoStatus)> = items.iter().map(|(c, s)| (c.as_str(), *s)).collect();
-        let todos = replaced(request(TodoDialect::TodoWrite, todo_write(&borrowed)));
+        let todos = replaced(ask(todo_write(&borrowed)));
         assert_eq!(todos.len(), 20);
         let statuses: Vec<TodoStatus> = todos.iter().map(|t| t.status).collect();
         assert_eq!(
@@ -406,13 +517,13 @@ mod tests {
         assert!(todos[19].id.len() <= ID_MAX);
         // Past the bounds, the text is cut (marked) and the list refused, saying why.
         let longer = "w".repeat(CONTENT_MAX + 50);
-        let todos = replaced(request(TodoDialect::TodoWrite, todo_write(&[(&longer, TodoStatus::Pending)])));
+        let todos = replaced(ask(todo_write(&[(&longer, TodoStatus::Pending)])));
         assert_eq!(todos[0].content.chars().count(), CONTENT_MAX);
         assert!(todos[0].content.ends_with('…'));
         let many: Vec<(&str, TodoStatus)> = (0..=MAX_TODOS).map(|_| ("x", TodoStatus::Pending)).collect();
-        let refused = request(TodoDialect::TodoWrite, todo_write(&many)).unwrap_err();
+        let refused = ask(todo_write(&many)).unwrap_err();
         assert!(refused.contains("201 items") && refused.contains("at most 200"), "{refused}");
-        assert!(request(TodoDialect::TodoWrite, todo_write(&many[..MAX_TODOS])).is_ok());
+        assert!(ask(todo_write(&many[..MAX_TODOS])).is_ok());
     }
 
     #[test]
@@ -420,7 +531,7 @@ mod tests {
         let args = DialectArgs::UpdateTodoList(UpdateTodoListArgs {
             todos: "Plan:\n- [x] Read the code\n[-] Write the fix\n1. [ ] Run tests\n[?] not an item\n[ ]   \n".into(),
         });
-        let todos = replaced(request(TodoDialect::UpdateTodoList, args));
+        let todos = replaced(ask(args));
         let got: Vec<(&str, TodoStatus)> = todos.iter().map(|t| (t.content.as_str(), t.status)).collect();
         assert_eq!(
             got,
@@ -431,7 +542,7 @@ mod tests {
             ]
         );
         let empty = DialectArgs::UpdateTodoList(UpdateTodoListArgs { todos: "nothing".into() });
-        assert!(request(TodoDialect::UpdateTodoList, empty).is_err());
+        assert!(ask(empty).is_err());
     }
 
     #[test]
@@ -443,14 +554,14 @@ mod tests {
                 TaskItem { title: "B".into(), status: TaskStatus::Todo, notes: None, id: None },
             ]),
         });
-        let todos = replaced(request(TodoDialect::TaskTracker, args));
+        let todos = replaced(ask(args));
         assert_eq!(
             (todos[0].id.as_str(), todos[0].status, todos[1].status),
             ("t1", TodoStatus::Completed, TodoStatus::Pending)
         );
         let view_args =
             DialectArgs::TaskTracker(TaskTrackerArgs { command: TaskTrackerCommand::View, task_list: None });
-        assert_eq!(request(TodoDialect::TaskTracker, view_args), Ok(Request::View));
+        assert_eq!(ask(view_args), Ok(Request::View));
         assert_eq!(view(&todos), "# Task List\n\n1. [done] A\n2. [todo] B");
     }
 }

@@ -1,0 +1,50 @@
+//! LangChain's `todoListMiddleware` (and deepagents) `write_todos`:
+//! `{todos: [{content, status}]}`, the whole list each time.
+
+use schemars::JsonSchema;
+
+use super::{Item, Reply, MAX_TODOS};
+use crate::json::from_value::struct_from_value;
+use crate::json::value::Value;
+use crate::json::write::to_string;
+use crate::plan::todos::TodoStatus;
+
+/// One item of LangChain's `write_todos`.
+#[derive(Debug, Clone, PartialEq, JsonSchema)]
+pub struct LangChainTodo {
+    /// Content of the todo item.
+    #[schemars(length(max = 2000))]
+    pub content: String,
+    /// Status of the todo.
+    pub status: TodoStatus,
+}
+
+struct_from_value!(LangChainTodo { content, status });
+
+/// LangChain's `write_todos` arguments.
+#[derive(Debug, Clone, PartialEq, JsonSchema)]
+pub struct LangChainWriteTodosArgs {
+    /// List of todo items to update.
+    #[schemars(length(max = MAX_TODOS))]
+    pub todos: Vec<LangChainTodo>,
+}
+
+struct_from_value!(LangChainWriteTodosArgs { todos });
+
+/// The items, and LangChain.js's answer: `Updated todo list to <the list as JSON>`.
+pub fn items(args: LangChainWriteTodosArgs) -> Reply {
+    let echoed = Value::Array(
+        args.todos
+            .iter()
+            .map(|t| {
+                Value::Object(vec![
+                    ("content".into(), Value::String(t.content.as_str().into())),
+                    ("status".into(), Value::String(t.status.as_str().into())),
+                ])
+            })
+            .collect(),
+    );
+    let reply = format!("Updated todo list to {}", to_string(&echoed));
+    let items: Vec<Item> = args.todos.into_iter().map(|t| (None, t.content, t.status)).collect();
+    Ok((items, reply))
+}
