@@ -621,6 +621,48 @@ fn an_item_with_no_text_is_refused_in_every_dialect() {
 }
 
 #[test]
+fn in_observe_mode_the_hosts_own_todo_tool_answers_and_planloop_follows_its_list() {
+    // Claude Code runs its own TodoWrite; the policy asks before anything else runs.
+    let observing = SessionConfig {
+        todo_dialects: vec![TodoDialect::TodoWrite],
+        todo_mode: planloop::session::config::TodoMode::Observe,
+        tools: ToolPolicy::default(),
+        ..config()
+    };
+    let mut d = Drive::new(observing.clone());
+    d.begin("Migrate the service");
+    let Decision::RunTools { calls, replies, .. } =
+        d.respond("", vec![call("t1", "TodoWrite", &claude_code_list(12, 0))])
+    else {
+        panic!("the host runs the agent's own tool, without asking")
+    };
+    assert_eq!((calls.len(), replies.len()), (1, 0));
+    assert!(d.session.todos().is_empty(), "followed once its result says it worked");
+    // Cut here: a session restored with the call in flight still follows it.
+    let snapshot = d.session.snapshot().unwrap().to_json().unwrap();
+    d.session = planloop::session::Session::restore_json(&snapshot).unwrap();
+    d.results(vec![ok("t1", "Todos have been modified successfully.")]);
+    assert_eq!(d.session.todos().len(), 12);
+    // A call the agent's tool refused changes nothing.
+    d.respond("", vec![call("t2", "TodoWrite", &claude_code_list(12, 12))]);
+    d.results(vec![failed("t2", "InputValidationError")]);
+    assert_eq!(planloop::plan::todos::progress(d.session.todos()), (0, 12));
+    let Decision::Continue { message, .. } = d.respond("Started the migration.", vec![]) else {
+        panic!("an unfinished list must not end the turn")
+    };
+    assert!(message.contains("call TodoWrite with every item"), "{message}");
+    // planloop still answers its own write_todos in observe mode.
+    let mut d =
+        Drive::new(SessionConfig { todo_dialects: vec![TodoDialect::WriteTodos, TodoDialect::TodoWrite], ..observing });
+    d.begin("Go");
+    let args = r#"{"todos":[{"id":"a","content":"A","status":"in_progress"}]}"#;
+    let Decision::RunTools { calls, replies, .. } = d.respond("", vec![call("w", "write_todos", args)]) else {
+        panic!()
+    };
+    assert_eq!((calls.len(), replies.len()), (0, 1));
+}
+
+#[test]
 fn two_dialects_of_one_tool_name_cannot_both_be_on() {
     let clash = SessionConfig {
         todo_dialects: vec![TodoDialect::WriteTodos, TodoDialect::UpdatePlan, TodoDialect::GeminiWriteTodos],

@@ -13,13 +13,14 @@ use crate::plan::recorded::{PlanArgs, PlanProgressArgs, PlanState};
 use crate::plan::todos::{self, Args, Todo, TodoStatus, WriteTodos};
 use crate::prompts::{self};
 use crate::session::approval::ToolClass;
-use crate::session::config::TodoDialect;
+use crate::session::config::{TodoDialect, TodoMode};
 use crate::session::events::{EventKind, PauseReason};
 use crate::session::exchange::{Decision, ToolCall, ToolCallInput, ToolMessage};
 use crate::session::review::PlanReview;
 use crate::validate::compiled;
 use crate::validate::schema::{self, Schema};
 
+use super::turn::Observed;
 use super::{review, Pending, Session};
 
 /// The tools a session answers itself.
@@ -140,11 +141,40 @@ pub(super) fn invalid_args(tool: &str, issues: &[Issue]) -> String {
 }
 
 impl Session {
+    /// The todo dialects planloop answers itself (all but the observed ones): the tools
+    /// a session offers the model.
+    pub fn answered_dialects(&self) -> Vec<TodoDialect> {
+        self.config.todo_dialects.iter().copied().filter(|d| self.observed(*d).is_none()).collect()
+    }
+
+    /// `dialect` when its calls are observed rather than answered (planloop always
+    /// answers its own `write_todos`).
+    fn observed(&self, dialect: TodoDialect) -> Option<TodoDialect> {
+        let observe = self.config.todo_mode == TodoMode::Observe && dialect != TodoDialect::WriteTodos;
+        observe.then_some(dialect)
+    }
+
+    /// Follows an observed todo call that its own tool answered without an error: the
+    /// list becomes what the call made it. A call planloop cannot read (which the tool
+    /// would have refused too) changes nothing.
+    pub(super) fn follow(&mut self, observed: Observed, iteration: u32, now: f64) {
+        let dialect = observed.dialect;
+        let read = validated(dialect_schema(dialect), &observed.args).ok().and_then(|valid| valid.ok());
+        let Some(args) = read.and_then(|value| dialect_args(dialect, value).ok()) else { return };
+        if let Ok(Request::Replace { todos, note, .. }) = dialects::request(args, self.planner.todos()) {
+            let before = self.planner.todos().to_vec();
+            self.planner.replace(WriteTodos { todos, focus: None, note }, now);
+            self.todos_replaced(dialect, &before, iteration, now);
+        }
+    }
+
     pub(super) fn builtin(&self, name: &str) -> Option<BuiltIn> {
         match name {
             "plan" => Some(BuiltIn::Plan),
             "plan_progress" => Some(BuiltIn::PlanProgress),
-            _ => TodoDialect::for_tool(name, &self.config.todo_dialects).map(BuiltIn::Todos),
+            _ => TodoDialect::for_tool(name, &self.config.todo_dialects)
+                .filter(|d| self.observed(*d).is_none())
+                .map(BuiltIn::Todos),
         }
     }
 
@@ -174,15 +204,25 @@ impl Session {
         let mut proposals = Vec::new();
         for call in host_calls {
             let args = host_args(call.args);
+            let observed = TodoDialect::for_tool(&call.name, &self.config.todo_dialects).and_then(|d| self.observed(d));
             let (class, basis) = self.config.tools.classify(&call.name, &args, &self.grants);
+            // Another agent's todo tool only keeps a list: it runs without asking.
+            let class = if observed.is_some() { ToolClass::Read } else { class };
             if class == ToolClass::Approve {
                 proposals.push(self.propose(call.id, call.name, args, basis, iteration, now));
                 continue;
             }
             self.log.record_act(&call.name, &&args, iteration, now)?;
             let signature = format!("{} {}", call.name, json_text::stringify(&args));
-            let pending =
-                Pending { id: call.id.clone(), name: call.name.clone(), signature, approved: false, answered: false };
+            let observed = observed.map(|dialect| Observed { dialect, args: args.clone() });
+            let pending = Pending {
+                id: call.id.clone(),
+                name: call.name.clone(),
+                signature,
+                approved: false,
+                answered: false,
+                observed,
+            };
             self.turn_mut()?.pending.push(pending);
             calls.push(ToolCall { id: call.id, name: call.name, args });
         }

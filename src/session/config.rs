@@ -23,6 +23,21 @@ pub enum OnLimit {
 
 enum_from_value!(OnLimit, "lowercase" [Pause, Fail]);
 
+/// Who answers the todo tools of `todoDialects`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum TodoMode {
+    /// planloop answers them, as the original tools do.
+    #[default]
+    Answer,
+    /// The host runs the agent's own tool (Claude Code, the Claude Agent SDK, Codex):
+    /// planloop hands the call over like any read, and follows the list once the tool's
+    /// result says the call worked.
+    Observe,
+}
+
+enum_from_value!(TodoMode, "lowercase" [Answer, Observe]);
+
 /// Seed 003's continuation protocol: the model ends each reply with a `continuation`
 /// object saying CONTINUE or TERMINATE.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
@@ -153,6 +168,10 @@ pub struct SessionConfig {
     #[serde(default = "own_dialect")]
     #[schemars(length(max = 10))]
     pub todo_dialects: Vec<TodoDialect>,
+    /// Whether planloop answers those tools (`"answer"`) or follows the host's answers
+    /// (`"observe"`).
+    #[serde(default)]
+    pub todo_mode: TodoMode,
     /// The reasoning trail kept for display.
     #[serde(default)]
     pub history: HistoryOptions,
@@ -180,6 +199,7 @@ struct_from_value!(SessionConfig, "camelCase" {
     on_limit = pause(),
     continuation_protocol = Default::default(),
     todo_dialects = own_dialect(),
+    todo_mode = Default::default(),
     history = Default::default(),
     stuck = Default::default(),
     tools = Default::default(),
@@ -226,6 +246,7 @@ impl Default for SessionConfig {
             on_limit: OnLimit::Pause,
             continuation_protocol: ContinuationProtocol::default(),
             todo_dialects: own_dialect(),
+            todo_mode: TodoMode::Answer,
             history: HistoryOptions::default(),
             stuck: StuckOptions::default(),
             tools: ToolPolicy::default(),

@@ -59,8 +59,14 @@ impl Session {
         for p in &approved {
             self.log.record_act(&p.tool, &&p.args, iteration, now)?;
             let signature = format!("{} {}", p.tool, json_text::stringify(&p.args));
-            let pending =
-                Pending { id: p.call_id.clone(), name: p.tool.clone(), signature, approved: true, answered: false };
+            let pending = Pending {
+                id: p.call_id.clone(),
+                name: p.tool.clone(),
+                signature,
+                approved: true,
+                answered: false,
+                observed: None,
+            };
             self.turn_mut()?.pending.push(pending);
             calls.push(ToolCall { id: p.call_id.clone(), name: p.tool.clone(), args: p.args.clone() });
         }

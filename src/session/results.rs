@@ -39,13 +39,16 @@ impl Session {
     pub(super) fn record_result(&mut self, result: ToolResult, iteration: u32, now: f64) -> ToolMessage {
         let language = self.config.language;
         let found = self.turn.as_mut().and_then(|t| t.pending.iter_mut().find(|p| p.id == result.id));
-        let (name, signature, approved) = match found {
+        let (name, signature, approved, observed) = match found {
             Some(pending) => {
                 pending.answered = true;
-                (pending.name.clone(), pending.signature.clone(), pending.approved)
+                (pending.name.clone(), pending.signature.clone(), pending.approved, pending.observed.take())
             }
-            None => (String::new(), String::new(), false),
+            None => (String::new(), String::new(), false, None),
         };
+        if let Some(observed) = observed.filter(|_| !result.is_error) {
+            self.follow(observed, iteration, now);
+        }
         let output = match result.output {
             Value::String(text) => text.into_owned(),
             Value::Undefined => String::new(),

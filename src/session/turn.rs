@@ -5,6 +5,8 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::json::from_value::struct_from_value;
+use crate::json::value::Value;
+use crate::plan::dialects::TodoDialect;
 use crate::session::exchange::ToolMessage;
 
 /// A call handed to the host, waiting for its result.
@@ -19,9 +21,23 @@ pub struct Pending {
     /// It ran after the user approved it: its result is written in seed 002's format.
     pub(crate) approved: bool,
     pub(crate) answered: bool,
+    /// A todo call the host's own tool answers (`todoMode: "observe"`), to follow once
+    /// its result is in.
+    #[serde(default)]
+    pub(crate) observed: Option<Observed>,
 }
 
-struct_from_value!(Pending, "camelCase" { id, name, signature, approved, answered });
+struct_from_value!(Pending, "camelCase" { id, name, signature, approved, answered, observed });
+
+/// A todo call of another agent's tool, and its dialect.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Observed {
+    pub(crate) dialect: TodoDialect,
+    pub(crate) args: Value<'static>,
+}
+
+struct_from_value!(Observed { dialect, args });
 
 /// The turn in progress (or the last one), as a snapshot carries it.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]

@@ -92,7 +92,7 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, head: f64) -> Option<Result<S
         Op::SessionCapsule => with(&|s, _| json(&s.capsule())),
         Op::SessionSteps => with(&|s, _| json(&s.steps())),
         Op::SessionReasoning => with(&|s, _| json(&s.reasoning().collect::<Vec<_>>())),
-        Op::SessionToolDefinitions => with(&|s, _| json(&tools::session_tool_definitions(&s.config().todo_dialects)?)),
+        Op::SessionToolDefinitions => with(&|s, _| json(&tools::session_tool_definitions(&s.answered_dialects())?)),
         Op::ReviewsNew => number(slab::insert(&REVIEWS, PlanReviewStore::default()).unwrap_or(0)),
         Op::ReviewsFree => {
             slab::remove(&REVIEWS, handle);

@@ -503,6 +503,12 @@ export type NextCall = {
     budgetLine: string;
 };
 
+/** A todo call of another agent's tool, and its dialect. */
+export type Observed = {
+    dialect: TodoDialect;
+    args: unknown;
+};
+
 /** What ends a turn that hits `maxIterations` or `timeoutMs`. */
 export type OnLimit = "pause" | "fail";
 
@@ -551,6 +557,11 @@ export type PendingCall = {
     /** It ran after the user approved it: its result is written in seed 002's format. */
     approved: boolean;
     answered: boolean;
+    /**
+     * A todo call the host's own tool answers (`todoMode: "observe"`), to follow once
+     * its result is in.
+     */
+    observed?: Observed | null;
 };
 
 /** The kind of a reasoning step. */
@@ -851,6 +862,12 @@ export type SessionConfig = {
      */
     todoDialects?: TodoDialect[];
     /**
+     * Whether planloop answers those tools (`"answer"`) or follows the host's answers
+     * (`"observe"`).
+     * @default "answer"
+     */
+    todoMode?: TodoMode;
+    /**
      * The reasoning trail kept for display.
      * @default {"mode":"rolling","size":4}
      */
@@ -1103,6 +1120,9 @@ export type Todo = {
 
 /** The todo tools planloop answers itself. Each updates the same planner state. */
 export type TodoDialect = "write_todos" | "TodoWrite" | "update_plan" | "update_todo_list" | "task_tracker" | "gemini_write_todos" | "langchain_write_todos" | "todo_write" | "todowrite" | "droid_TodoWrite";
+
+/** Who answers the todo tools of `todoDialects`. */
+export type TodoMode = "answer" | "observe";
 
 /** Where a todo stands. */
 export type TodoStatus = "pending" | "in_progress" | "completed";

@@ -84,6 +84,9 @@ test("the session's tool definitions follow its configuration", () => {
   const gemini = new Session({ todoDialects: ["gemini_write_todos", "droid_TodoWrite"] }).toolDefinitions();
   assert.deepEqual(gemini.map((t) => t.name), ["write_todos", "TodoWrite", "plan", "plan_progress"]);
   assert.deepEqual(gemini[0].parameters.properties.todos.items.properties.status.enum, ["pending", "in_progress", "completed", "cancelled", "blocked"]);
+  // Observed, the agent's own tool is the host's to run: planloop offers none of it.
+  assert.deepEqual(names({ todoDialects: ["write_todos", "TodoWrite"], todoMode: "observe" }), ["write_todos", "plan", "plan_progress"]);
+  assert.throws(() => new Session({ todoMode: "watch" }), { code: "invalid_options" });
   // Two dialects of one tool name cannot both be on: the call could not tell them apart.
   assert.throws(
     () => new Session({ todoDialects: ["write_todos", "langchain_write_todos"] }),
