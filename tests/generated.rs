@@ -59,6 +59,10 @@ fn tool_schemas_are_current() {
     check("cursor_todo_write.json", input_schema::<dialects::CursorTodoWriteArgs>());
     check("opencode_todowrite.json", input_schema::<dialects::OpenCodeTodoWriteArgs>());
     check("droid_todo_write.json", input_schema::<dialects::DroidTodoWriteArgs>());
+    check("task_create.json", input_schema::<dialects::TaskCreateArgs>());
+    check("task_update.json", input_schema::<dialects::TaskUpdateArgs>());
+    check("task_list.json", input_schema::<dialects::TaskListArgs>());
+    check("task_get.json", input_schema::<dialects::TaskGetArgs>());
 }
 
 #[test]
@@ -343,6 +347,10 @@ fn compiled_schemas_are_current() {
         ("CURSOR_TODO_WRITE", input_schema::<dialects::CursorTodoWriteArgs>()),
         ("OPENCODE_TODOWRITE", input_schema::<dialects::OpenCodeTodoWriteArgs>()),
         ("DROID_TODO_WRITE", input_schema::<dialects::DroidTodoWriteArgs>()),
+        ("TASK_CREATE", input_schema::<dialects::TaskCreateArgs>()),
+        ("TASK_UPDATE", input_schema::<dialects::TaskUpdateArgs>()),
+        ("TASK_LIST", input_schema::<dialects::TaskListArgs>()),
+        ("TASK_GET", input_schema::<dialects::TaskGetArgs>()),
         ("PLANNER_OPTIONS", input_schema::<planner::PlannerOptions>()),
         ("HISTORY_OPTIONS", input_schema::<reasoning::HistoryOptions>()),
         ("PLANNER_SNAPSHOT", input_schema::<planner::PlannerSnapshot>()),

@@ -8,7 +8,7 @@ use planloop::plan::todos::TodoStatus;
 use planloop::session::approval::{ToolClass, ToolPolicy};
 use planloop::session::config::{ContinuationProtocol, Language, OnLimit, SessionConfig, TodoDialect};
 use planloop::session::events::EventKind;
-use planloop::session::exchange::{ContinueReason, Decision, ExitReason, ModelResponse, ProgressSource};
+use planloop::session::exchange::{ContinueReason, Decision, ExitReason, ModelResponse, ProgressSource, ToolCallInput};
 use support::{call, failed, last_message, ok, plan, todos, Drive};
 
 /// Every host tool reads (no approvals): these tests are about the loop.
@@ -660,6 +660,75 @@ fn in_observe_mode_the_hosts_own_todo_tool_answers_and_planloop_follows_its_list
         panic!()
     };
     assert_eq!((calls.len(), replies.len()), (0, 1));
+}
+
+/// The replies planloop gives to one response's calls, in order.
+fn replies_to(d: &mut Drive, calls: Vec<ToolCallInput>) -> Vec<String> {
+    let (decision, _) = d.act("", calls);
+    let Decision::RunTools { replies, .. } = decision else { panic!("{decision:?}") };
+    replies.iter().map(|r| r.content.clone()).collect()
+}
+
+#[test]
+fn claude_code_tasks_are_the_fold_of_their_calls_several_in_one_response() {
+    let tasks = vec![TodoDialect::TaskCreate, TodoDialect::TaskUpdate, TodoDialect::TaskList, TodoDialect::TaskGet];
+    let mut d = Drive::new(SessionConfig { todo_dialects: tasks.clone(), ..config() });
+    d.begin("Fix the flaky tests");
+    let create = |id: &str, subject: &str| {
+        call(id, "TaskCreate", &format!(r#"{{"subject":"{subject}","description":"…","activeForm":"Working"}}"#))
+    };
+    let replies = replies_to(
+        &mut d,
+        vec![create("c1", "Run the suite"), create("c2", "Fix the flaky test"), create("c3", "Update docs")],
+    );
+    assert_eq!(
+        replies,
+        [
+            "Task #1 created successfully: Run the suite",
+            "Task #2 created successfully: Fix the flaky test",
+            "Task #3 created successfully: Update docs"
+        ],
+        "three creations in one response are no duplicate planner call"
+    );
+    let update = |id: &str, args: &str| call(id, "TaskUpdate", args);
+    let replies = replies_to(
+        &mut d,
+        vec![
+            update("u1", r#"{"taskId":"1","status":"completed"}"#),
+            update("u2", r#"{"taskId":"2","status":"in_progress","owner":"main"}"#),
+            update("u3", r#"{"taskId":"3","status":"deleted"}"#),
+            update("u4", r#"{"taskId":"9","status":"completed"}"#),
+            call("l", "TaskList", "{}"),
+            call("g", "TaskGet", r#"{"taskId":"2"}"#),
+        ],
+    );
+    assert_eq!(
+        replies,
+        [
+            "Updated task #1 status",
+            "Updated task #2 status, owner",
+            "Updated task #3 deleted",
+            "Task not found",
+            "#1 [completed] Run the suite\n#2 [in_progress] Fix the flaky test",
+            "Task #2: Fix the flaky test\nStatus: in_progress"
+        ]
+    );
+    assert!(is_continue(&d.respond("Working on it.", vec![])), "task 2 is open");
+    replies_to(&mut d, vec![update("u5", r#"{"taskId":"2","status":"completed"}"#), call("b", "bash", "{}")]);
+    assert!(matches!(d.respond("All done.", vec![]), Decision::Finalize { .. }));
+    // Observed, a new task's id is the one Claude Code's answer gives it.
+    let mut d = Drive::new(SessionConfig {
+        todo_dialects: tasks,
+        todo_mode: planloop::session::config::TodoMode::Observe,
+        ..config()
+    });
+    d.begin("Go");
+    d.respond("", vec![create("c7", "Ship")]);
+    d.results(vec![ok("c7", "Task #7 created successfully: Ship")]);
+    assert_eq!(d.session.todos()[0].id, "7");
+    d.respond("", vec![update("u7", r#"{"taskId":"7","status":"completed"}"#)]);
+    d.results(vec![ok("u7", "Updated task #7 status")]);
+    assert_eq!(d.session.todos()[0].status, TodoStatus::Completed);
 }
 
 #[test]

@@ -118,6 +118,10 @@ pub(super) fn dialect_schema(dialect: TodoDialect) -> &'static Schema {
         TodoDialect::CursorTodoWrite => &compiled::CURSOR_TODO_WRITE,
         TodoDialect::OpenCodeTodoWrite => &compiled::OPENCODE_TODOWRITE,
         TodoDialect::DroidTodoWrite => &compiled::DROID_TODO_WRITE,
+        TodoDialect::TaskCreate => &compiled::TASK_CREATE,
+        TodoDialect::TaskUpdate => &compiled::TASK_UPDATE,
+        TodoDialect::TaskList => &compiled::TASK_LIST,
+        TodoDialect::TaskGet => &compiled::TASK_GET,
     }
 }
 
@@ -132,6 +136,10 @@ pub(super) fn dialect_args(dialect: TodoDialect, value: Value<'static>) -> Resul
         TodoDialect::CursorTodoWrite => DialectArgs::CursorTodoWrite(from_value(value)?),
         TodoDialect::OpenCodeTodoWrite => DialectArgs::OpenCodeTodoWrite(from_value(value)?),
         TodoDialect::DroidTodoWrite => DialectArgs::DroidTodoWrite(from_value(value)?),
+        TodoDialect::TaskCreate => DialectArgs::TaskCreate(from_value(value)?),
+        TodoDialect::TaskUpdate => DialectArgs::TaskUpdate(from_value(value)?),
+        TodoDialect::TaskList => DialectArgs::TaskList(from_value(value)?),
+        TodoDialect::TaskGet => DialectArgs::TaskGet(from_value(value)?),
         TodoDialect::WriteTodos => return Err(Error::internal("write_todos is not a dialect")),
     })
 }
@@ -157,11 +165,12 @@ impl Session {
     /// Follows an observed todo call that its own tool answered without an error: the
     /// list becomes what the call made it. A call planloop cannot read (which the tool
     /// would have refused too) changes nothing.
-    pub(super) fn follow(&mut self, observed: Observed, iteration: u32, now: f64) {
+    pub(super) fn follow(&mut self, observed: Observed, answer: &str, iteration: u32, now: f64) {
         let dialect = observed.dialect;
         let read = validated(dialect_schema(dialect), &observed.args).ok().and_then(|valid| valid.ok());
         let Some(args) = read.and_then(|value| dialect_args(dialect, value).ok()) else { return };
-        if let Ok(Request::Replace { todos, note, .. }) = dialects::request(args, self.planner.todos()) {
+        let request = dialects::request_answered(args, self.planner.todos(), Some(answer));
+        if let Ok(Request::Replace { todos, note, .. }) = request {
             let before = self.planner.todos().to_vec();
             self.planner.replace(WriteTodos { todos, focus: None, note }, now);
             self.todos_replaced(dialect, &before, iteration, now);
@@ -330,7 +339,7 @@ impl Session {
                 };
                 match dialects::request(args, self.planner.todos()) {
                     Err(message) => Ok(reply(message, true)),
-                    Ok(Request::View) => Ok(reply(dialects::view(self.planner.todos()), false)),
+                    Ok(Request::Answer(text)) => Ok(reply(text, false)),
                     Ok(Request::Replace { todos, note, reply: text }) => {
                         let before = self.planner.todos().to_vec();
                         self.planner.replace(WriteTodos { todos, focus: None, note }, now);

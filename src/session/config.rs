@@ -166,7 +166,7 @@ pub struct SessionConfig {
     pub continuation_protocol: ContinuationProtocol,
     /// The todo tools planloop answers (`write_todos` and the dialects of other agents).
     #[serde(default = "own_dialect")]
-    #[schemars(length(max = 10))]
+    #[schemars(length(max = 14))]
     pub todo_dialects: Vec<TodoDialect>,
     /// Whether planloop answers those tools (`"answer"`) or follows the host's answers
     /// (`"observe"`).

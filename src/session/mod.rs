@@ -77,9 +77,12 @@ pub struct Session {
 
 impl Session {
     pub fn new(config: SessionConfig) -> Self {
+        // (A tool that changes one task at a time is no planner call to count or refuse:
+        // creating five tasks takes five calls.)
         let planner_tools = config
             .todo_dialects
             .iter()
+            .filter(|d| !d.patches_one())
             .map(|d| d.tool_name())
             .chain(["plan", "plan_progress"])
             .map(|name| PlannerToolName(name.to_owned()))

@@ -47,7 +47,11 @@ impl Session {
             None => (String::new(), String::new(), false, None),
         };
         if let Some(observed) = observed.filter(|_| !result.is_error) {
-            self.follow(observed, iteration, now);
+            let answer = match &result.output {
+                Value::String(text) => text.as_ref(),
+                _ => "",
+            };
+            self.follow(observed, answer, iteration, now);
         }
         let output = match result.output {
             Value::String(text) => text.into_owned(),

@@ -12,12 +12,14 @@
 //! (`write_todos`, `TodoWrite`): the session's `todoDialects` says which one a name
 //! means, and may list only one per name.
 
+mod claude_tasks;
 mod cursor;
 mod droid;
 mod gemini;
 mod langchain;
 mod opencode;
 
+pub use claude_tasks::{created_id, TaskCreateArgs, TaskGetArgs, TaskListArgs, TaskUpdateArgs, TaskUpdateStatus};
 pub use cursor::{CursorStatus, CursorTodo, CursorTodoWriteArgs};
 pub use droid::{DroidTodo, DroidTodoWriteArgs, DroidTodos};
 pub use gemini::{GeminiStatus, GeminiTodo, GeminiWriteTodosArgs};
@@ -63,6 +65,14 @@ pub enum TodoDialect {
     /// Factory Droid's `TodoWrite`: `{todos: [...] | "1. [in_progress] …"}`.
     #[serde(rename = "droid_TodoWrite")]
     DroidTodoWrite,
+    /// Claude Code 2.1: `{subject, description, activeForm?}`, one task.
+    TaskCreate,
+    /// Claude Code 2.1: `{taskId, status?, subject?, …}`, one task patched or deleted.
+    TaskUpdate,
+    /// Claude Code 2.1: `{}`, the tasks shown.
+    TaskList,
+    /// Claude Code 2.1: `{taskId}`, one task shown.
+    TaskGet,
 }
 
 enum_from_value!(TodoDialect [
@@ -76,10 +86,14 @@ enum_from_value!(TodoDialect [
     CursorTodoWrite as "todo_write",
     OpenCodeTodoWrite as "todowrite",
     DroidTodoWrite as "droid_TodoWrite",
+    TaskCreate,
+    TaskUpdate,
+    TaskList,
+    TaskGet,
 ]);
 
 impl TodoDialect {
-    pub const ALL: [TodoDialect; 10] = [
+    pub const ALL: [TodoDialect; 14] = [
         TodoDialect::WriteTodos,
         TodoDialect::TodoWrite,
         TodoDialect::UpdatePlan,
@@ -90,6 +104,10 @@ impl TodoDialect {
         TodoDialect::CursorTodoWrite,
         TodoDialect::OpenCodeTodoWrite,
         TodoDialect::DroidTodoWrite,
+        TodoDialect::TaskCreate,
+        TodoDialect::TaskUpdate,
+        TodoDialect::TaskList,
+        TodoDialect::TaskGet,
     ];
 
     /// The tool name the model calls.
@@ -102,7 +120,17 @@ impl TodoDialect {
             TodoDialect::TaskTracker => "task_tracker",
             TodoDialect::CursorTodoWrite => "todo_write",
             TodoDialect::OpenCodeTodoWrite => "todowrite",
+            TodoDialect::TaskCreate => "TaskCreate",
+            TodoDialect::TaskUpdate => "TaskUpdate",
+            TodoDialect::TaskList => "TaskList",
+            TodoDialect::TaskGet => "TaskGet",
         }
+    }
+
+    /// Whether its calls each change one item rather than send the whole list, so that
+    /// one response may well call it several times (Claude Code's task tools).
+    pub fn patches_one(self) -> bool {
+        matches!(self, TodoDialect::TaskCreate | TodoDialect::TaskUpdate | TodoDialect::TaskList | TodoDialect::TaskGet)
     }
 
     /// The dialect among `enabled` that answers the tool `name`.
@@ -256,6 +284,10 @@ pub fn schema(dialect: TodoDialect) -> &'static str {
         TodoDialect::CursorTodoWrite => include_str!("../../schemas/cursor_todo_write.json"),
         TodoDialect::OpenCodeTodoWrite => include_str!("../../schemas/opencode_todowrite.json"),
         TodoDialect::DroidTodoWrite => include_str!("../../schemas/droid_todo_write.json"),
+        TodoDialect::TaskCreate => include_str!("../../schemas/task_create.json"),
+        TodoDialect::TaskUpdate => include_str!("../../schemas/task_update.json"),
+        TodoDialect::TaskList => include_str!("../../schemas/task_list.json"),
+        TodoDialect::TaskGet => include_str!("../../schemas/task_get.json"),
     }
 }
 
@@ -272,6 +304,10 @@ pub fn description(dialect: TodoDialect) -> &'static str {
         TodoDialect::CursorTodoWrite => "Create and manage a structured task list for the current session. With merge: true, the todos are merged into the existing ones by id (leave unchanged properties out); with merge: false, they replace the list. Statuses: pending, in_progress, completed, cancelled.",
         TodoDialect::OpenCodeTodoWrite => "Use this tool to create and manage a structured task list for your current coding session: send the updated todo list, each item with content, status (pending, in_progress, completed, cancelled) and priority (high, medium, low).",
         TodoDialect::DroidTodoWrite => "Create and manage a structured task list for the current session: send the whole list each time, as items {content, status, priority, id} or as numbered lines like `1. [in_progress] Fix the parser`, with statuses pending, in_progress, completed.",
+        TodoDialect::TaskCreate => "Create a task in the task list: a brief subject, a description of what needs to be done and an optional activeForm. The new task is pending; its id comes back in the answer.",
+        TodoDialect::TaskUpdate => "Update a task by its taskId: its status (pending, in_progress, completed, or deleted to remove it), subject, description, activeForm or owner. Mark each task in_progress when you start it and completed when it is done.",
+        TodoDialect::TaskList => "List the tasks: each with its id, status and subject.",
+        TodoDialect::TaskGet => "Get one task by its taskId: its subject and status.",
     }
 }
 
@@ -280,8 +316,15 @@ pub fn description(dialect: TodoDialect) -> &'static str {
 pub enum Request {
     /// Replace the list; `reply` is the original tool's answer on success.
     Replace { todos: Vec<Todo>, note: Option<String>, reply: String },
-    /// Show the list (OpenHands `view`).
-    View,
+    /// Change nothing, and answer this (a view of the list, a task not found).
+    Answer(String),
+}
+
+/// What a call comes to before its items become todos.
+enum Reading {
+    /// The list it leaves, a note on it, and the tool's answer.
+    List(Vec<Item>, Option<String>, String),
+    Answer(String),
 }
 
 /// One item as a dialect gives it: its id if it has one, its text, its status.
@@ -294,11 +337,24 @@ type Reply = Result<(Vec<Item>, String), String>;
 const CLAUDE_CODE_REPLY: &str = "Todos have been modified successfully. Ensure that you continue to use the todo list to track your progress. Please proceed with the current tasks if applicable";
 
 /// The planner request of a dialect call whose arguments passed their schema, or the
-/// message that refuses it; `current` is the list it may patch (Cursor's `merge`). An
-/// empty list clears the todos, as the original tools do.
+/// message that refuses it; `current` is the list it may patch (Cursor's `merge`,
+/// Claude Code's tasks). An empty list clears the todos, as the original tools do.
 pub fn request(args: DialectArgs, current: &[Todo]) -> Result<Request, String> {
+    request_answered(args, current, None)
+}
+
+/// [`request`] for a call the agent's own tool answered with `answer` (observed): where
+/// the answer holds what the call does not (a new task's id), it is read from there.
+pub fn request_answered(args: DialectArgs, current: &[Todo], answer: Option<&str>) -> Result<Request, String> {
     let reply = |(items, reply): (Vec<Item>, String)| (items, None, reply);
     let (items, note, reply): (Vec<Item>, Option<String>, String) = match args {
+        DialectArgs::TaskCreate(args) => reply(claude_tasks::create(args, current, answer.and_then(created_id))),
+        DialectArgs::TaskUpdate(args) => match claude_tasks::update(args, current) {
+            Reading::List(items, note, reply) => (items, note, reply),
+            Reading::Answer(text) => return Ok(Request::Answer(text)),
+        },
+        DialectArgs::TaskList(_) => return Ok(Request::Answer(claude_tasks::list(current))),
+        DialectArgs::TaskGet(args) => return Ok(Request::Answer(claude_tasks::get(args, current))),
         DialectArgs::TodoWrite(args) => {
             (args.todos.into_iter().map(|t| (t.id, t.content, t.status)).collect(), None, CLAUDE_CODE_REPLY.to_owned())
         }
@@ -327,7 +383,7 @@ pub fn request(args: DialectArgs, current: &[Todo]) -> Result<Request, String> {
             )
         }
         DialectArgs::TaskTracker(args) => match (args.command, args.task_list) {
-            (TaskTrackerCommand::View, _) => return Ok(Request::View),
+            (TaskTrackerCommand::View, _) => return Ok(Request::Answer(view(current))),
             (TaskTrackerCommand::Plan, None) => return Err("command \"plan\" needs task_list.".to_owned()),
             (TaskTrackerCommand::Plan, Some(tasks)) => {
                 let count = tasks.len();
@@ -376,6 +432,10 @@ pub enum DialectArgs {
     CursorTodoWrite(CursorTodoWriteArgs),
     OpenCodeTodoWrite(OpenCodeTodoWriteArgs),
     DroidTodoWrite(DroidTodoWriteArgs),
+    TaskCreate(TaskCreateArgs),
+    TaskUpdate(TaskUpdateArgs),
+    TaskList(TaskListArgs),
+    TaskGet(TaskGetArgs),
 }
 
 /// OpenHands' rendering of the list, for `view`.
@@ -561,7 +621,7 @@ mod tests {
         );
         let view_args =
             DialectArgs::TaskTracker(TaskTrackerArgs { command: TaskTrackerCommand::View, task_list: None });
-        assert_eq!(ask(view_args), Ok(Request::View));
+        assert!(matches!(ask(view_args), Ok(Request::Answer(text)) if text.starts_with("No task list")));
         assert_eq!(view(&todos), "# Task List\n\n1. [done] A\n2. [todo] B");
     }
 }
