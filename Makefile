@@ -17,6 +17,7 @@ setup:
 build: setup
 	node scripts/build.mjs
 	tsc -p www/tsconfig.json
+	tsc -p www/cli/tsconfig.json
 	node scripts/package.mjs
 	node scripts/bundle.mjs
 

@@ -20,11 +20,13 @@ const pkg = {
   repository: { type: "git", url: field("repository") },
   main: "planloop.js",
   types: "planloop.d.ts",
+  bin: { planloop: "bin/planloop.js" },
 };
 pkg.files = [
   "planloop.js", "planloop.d.ts", "planloop_bg.wasm", "planloop_session_bg.wasm",
   "web/planloop.js", "web/planloop.d.ts", "web/planloop_bg.wasm", "web/planloop_session_bg.wasm", "web/package.json",
   "runner/",
+  "bin/",
 ];
 pkg.exports = {
   ".": {

@@ -1,0 +1,116 @@
+// `planloop` on the command line, run as npm installs it (pkg/bin/planloop.js): `audit`
+// over recorded sessions, and the Claude Code Stop hook end to end, as Claude Code calls
+// it (the hook's JSON on stdin, a session file on disk).
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync, existsSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+
+const bin = new URL("../../pkg/bin/planloop.js", import.meta.url).pathname;
+const traces = new URL("../fixtures/traces/", import.meta.url).pathname;
+
+function planloop(args, stdin = "") {
+  const run = spawnSync(process.execPath, [bin, ...args], { input: stdin, encoding: "utf8" });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+test("audit --json reports each recorded session: todos, refused stops, a cut-off recording", () => {
+  const { code, stdout } = planloop(["audit", "--json", traces]);
+  assert.equal(code, 0);
+  const reports = JSON.parse(stdout);
+  assert.equal(reports.length, 18);
+  const byName = (name) => reports.find((r) => `${r.file.split("/").pop()}${r.label}` === name);
+  const codex = byName("codex_update_plan.jsonl#1");
+  assert.deepEqual(codex.refusedStops.map((s) => s.turn), [85], "it stopped with a step in progress");
+  assert.ok(codex.refusedStops[0].message.startsWith("<plan-continuation>"));
+  assert.deepEqual(codex.todos, { done: 2, total: 3 });
+  assert.deepEqual(byName("codex_update_plan.jsonl#2").refusedStops.map((s) => s.turn), [29, 30, 43]);
+  const cut = byName("claude_code_todo.jsonl#12");
+  assert.deepEqual(cut.todos, { done: 1, total: 7 });
+  assert.match(cut.last, /3 of 3 calls unanswered/);
+  assert.equal(byName("claude_code_todo.jsonl#1").last, "finalize");
+});
+
+test("audit prints a table, a progress line over several files, and what planloop would have sent", () => {
+  const { code, stdout, stderr } = planloop(["audit", traces]);
+  assert.equal(code, 0);
+  assert.match(stdout.split("\n")[0], /^session\s+agent\s+model\s+turns\s+todos\s+stops refused at/);
+  assert.match(stdout, /codex_update_plan\.jsonl#1 .* 2\/3 +85 /);
+  assert.match(stdout, /codex_update_plan\.jsonl#1, turn 85: planloop would have sent\n  <plan-continuation>/);
+  assert.match(stderr, /\[4\/4\] .*sweagent_fc\.jsonl/);
+});
+
+test("audit --policy reports the calls a policy would have held for approval", () => {
+  const dir = mkdtempSync(join(tmpdir(), "planloop-cli-"));
+  writeFileSync(join(dir, "policy.json"), JSON.stringify({ default: "read", approve: ["Bash", "shell"] }));
+  const { code, stdout } = planloop(["audit", "--json", "--policy", join(dir, "policy.json"), traces]);
+  assert.equal(code, 0);
+  const held = JSON.parse(stdout).flatMap((r) => r.held.map((h) => h.tool));
+  assert.ok(held.length > 0 && held.every((tool) => tool === "Bash" || tool === "shell"), held.join(","));
+});
+
+test("audit names the file and line it cannot read, and exits 1", () => {
+  const dir = mkdtempSync(join(tmpdir(), "planloop-cli-"));
+  const file = join(dir, "broken.jsonl");
+  writeFileSync(file, '{"type":"user","message":{"role":"user","content":"hi"}}\n{not json\n');
+  const { code, stderr } = planloop(["audit", file]);
+  assert.equal(code, 1);
+  assert.match(stderr, /broken\.jsonl:2: not JSON/);
+  assert.equal(planloop(["audit", join(dir, "missing")]).code, 2);
+  assert.equal(planloop(["frobnicate"]).code, 2);
+});
+
+/** A Claude Code session file: the user's request, a TodoWrite, its result, then text. */
+function claudeSession(statuses, { cut = false } = {}) {
+  const line = (value) => JSON.stringify({ sessionId: "s1", isSidechain: false, version: "2.0.14", ...value });
+  const todos = statuses.map((status, i) => ({ content: `Step ${i + 1}`, status, activeForm: `Doing step ${i + 1}` }));
+  const lines = [
+    line({ type: "user", message: { role: "user", content: "Migrate the service" } }),
+    line({ type: "assistant", message: { id: "m1", role: "assistant", model: "claude-sonnet-4-5", content: [{ type: "tool_use", id: "t1", name: "TodoWrite", input: { todos } }] } }),
+    line({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "Todos have been modified successfully." }] } }),
+    line({ type: "assistant", message: { id: "m2", role: "assistant", model: "claude-sonnet-4-5", content: [{ type: "text", text: "I have started the migration." }] } }),
+  ];
+  const text = lines.join("\n") + "\n";
+  return cut ? text + '{"type":"assistant","message":{"id":"m3"' : text;
+}
+
+function hookIn(dir, content, event = "Stop") {
+  const path = join(dir, "session.jsonl");
+  writeFileSync(path, content);
+  return JSON.stringify({ session_id: "s1", transcript_path: path, cwd: dir, hook_event_name: event, stop_hook_active: false });
+}
+
+test("the Stop hook blocks a stop while the list is unfinished, up to its limit, with planloop's message", () => {
+  const dir = mkdtempSync(join(tmpdir(), "planloop-hook-"));
+  const input = hookIn(dir, claudeSession(["completed", "in_progress", "pending"]));
+  for (let i = 0; i < 2; i++) {
+    const { code, stdout } = planloop(["hook", "claude-code", "--max-continuations", "2"], input);
+    assert.equal(code, 0);
+    const answer = JSON.parse(stdout);
+    assert.equal(answer.decision, "block");
+    assert.match(answer.reason, /^<plan-continuation>/);
+    assert.match(answer.reason, /\[-\] Step 2\n\[ \] Step 3/);
+  }
+  assert.deepEqual(JSON.parse(readFileSync(join(dir, "session.jsonl.planloop.json"), "utf8")), { blocked: 2 });
+  const after = planloop(["hook", "claude-code", "--max-continuations", "2"], input);
+  assert.deepEqual([after.code, after.stdout], [0, ""], "after the limit, the stop happens");
+});
+
+test("the Stop hook lets a finished list, a session with no list and a cut-off file stop as they should", () => {
+  const dir = mkdtempSync(join(tmpdir(), "planloop-hook-"));
+  const finished = planloop(["hook", "claude-code"], hookIn(dir, claudeSession(["completed", "completed"])));
+  assert.deepEqual([finished.code, finished.stdout], [0, ""]);
+  assert.ok(!existsSync(join(dir, "session.jsonl.planloop.json")));
+  const none = planloop(["hook", "claude-code"], hookIn(dir, claudeSession([])));
+  assert.deepEqual([none.code, none.stdout], [0, ""]);
+  // Still being written: read up to its last whole line, which ends unfinished.
+  const cut = planloop(["hook", "claude-code"], hookIn(dir, claudeSession(["in_progress"], { cut: true })));
+  assert.equal(JSON.parse(cut.stdout).decision, "block");
+  const sub = JSON.stringify({ hook_event_name: "SubagentStop", transcript_path: "/nonexistent", agent_transcript_path: join(dir, "session.jsonl") });
+  assert.equal(JSON.parse(planloop(["hook", "claude-code"], sub).stdout).decision, "block", "a sub-agent's own transcript");
+  const bad = planloop(["hook", "claude-code"], "not json");
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /not JSON/);
+});

@@ -1,0 +1,145 @@
+// `planloop` on the command line:
+//
+//   planloop audit [--json] [--policy FILE] PATH…   what planloop would have decided over
+//                                                  recorded sessions (files or folders)
+//   planloop hook claude-code                      a Claude Code Stop / SubagentStop hook
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+import type { ToolPolicy } from "planloop";
+
+import { replay, type Report } from "./replay.js";
+import { readTranscripts, UnreadableLine } from "./transcripts.js";
+
+const USAGE = `usage:
+  planloop audit [--json] [--policy FILE] PATH...
+      Replays session logs (Claude Code .jsonl, Codex rollout-*.jsonl, planloop traces)
+      and prints what planloop would have decided. PATH may be a folder.
+  planloop hook claude-code [--max-continuations N]
+      A Claude Code Stop hook: reads the hook's JSON on stdin and blocks a stop while
+      the session's todo list is unfinished.`;
+
+/** The command's outcome: what to print, and the exit code. */
+interface Outcome {
+  stdout: string;
+  stderr: string;
+  code: number;
+}
+
+/** Runs `planloop` with `args`; `stdin` is read only by the hook. */
+export function run(args: string[], stdin: () => string): Outcome {
+  const [command, ...rest] = args;
+  try {
+    if (command === "audit") return audit(rest);
+    if (command === "hook" && rest[0] === "claude-code") return hook(rest.slice(1), stdin());
+  } catch (error) {
+    return { stdout: "", stderr: `planloop: ${(error as Error).message}\n`, code: 2 };
+  }
+  return { stdout: "", stderr: `${USAGE}\n`, code: command === undefined || command === "--help" ? 0 : 2 };
+}
+
+/** Every .jsonl file under `path`, in name order. */
+function files(path: string): string[] {
+  if (!existsSync(path)) throw new Error(`${path}: no such file or folder`);
+  if (!statSync(path).isDirectory()) return [path];
+  return readdirSync(path)
+    .sort()
+    .flatMap((name) => {
+      const inner = join(path, name);
+      return statSync(inner).isDirectory() ? files(inner) : name.endsWith(".jsonl") ? [inner] : [];
+    });
+}
+
+function audit(args: string[]): Outcome {
+  let json = false;
+  let tools: ToolPolicy | undefined;
+  const paths: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "--json") json = true;
+    else if (args[i] === "--policy") tools = JSON.parse(readFileSync(args[++i] ?? "", "utf8")) as ToolPolicy;
+    else paths.push(args[i]!);
+  }
+  if (paths.length === 0) return { stdout: "", stderr: `${USAGE}\n`, code: 2 };
+  const all = paths.flatMap(files);
+  const reports: Report[] = [];
+  let stderr = "";
+  all.forEach((file, i) => {
+    if (all.length > 1 && !json) stderr += `\r[${i + 1}/${all.length}] ${file}`;
+    try {
+      for (const transcript of readTranscripts(file, readFileSync(file, "utf8"))) {
+        reports.push(replay(transcript, { tools }).report);
+      }
+    } catch (error) {
+      if (!(error instanceof UnreadableLine)) throw error;
+      stderr += `${all.length > 1 && !json ? "\n" : ""}planloop: ${error.message}\n`;
+    }
+  });
+  if (all.length > 1 && !json) stderr += "\n";
+  const unreadable = stderr.includes("planloop: ");
+  return { stdout: json ? `${JSON.stringify(reports, null, 2)}\n` : table(reports), stderr, code: unreadable ? 1 : 0 };
+}
+
+/** The reports as a table, then each refused stop. */
+function table(reports: Report[]): string {
+  const rows = reports.map((r) => [
+    `${r.file.split("/").pop()}${r.label}`,
+    r.agent,
+    r.model || "?",
+    String(r.turns),
+    `${r.todos.done}/${r.todos.total}`,
+    r.refusedStops.map((s) => s.turn).join(",") || "-",
+    String(r.overuseRefusals),
+    String(r.stuckWarnings),
+    String(r.held.length),
+    r.last,
+  ]);
+  const head = ["session", "agent", "model", "turns", "todos", "stops refused at", "overuse", "stuck", "held", "last"];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd();
+  let out = [line(head), ...rows.map(line)].join("\n") + "\n";
+  for (const r of reports) {
+    for (const stop of r.refusedStops) {
+      out += `\n${r.file.split("/").pop()}${r.label}, turn ${stop.turn}: planloop would have sent\n${stop.message.replace(/^/gm, "  ")}\n`;
+    }
+  }
+  return out;
+}
+
+/** How many stops a session's hook has blocked, kept beside its transcript. */
+function stateFile(transcript: string): string {
+  return `${transcript}.planloop.json`;
+}
+
+function hook(args: string[], input: string): Outcome {
+  const at = args.indexOf("--max-continuations");
+  const max = at >= 0 ? Number(args[at + 1]) : 5;
+  if (!Number.isInteger(max) || max < 0) throw new Error("--max-continuations takes a whole number");
+  let event: { transcript_path?: unknown; agent_transcript_path?: unknown; hook_event_name?: unknown };
+  try {
+    event = JSON.parse(input) as typeof event;
+  } catch {
+    throw new Error("the hook's input on stdin is not JSON");
+  }
+  const path = event.hook_event_name === "SubagentStop" && typeof event.agent_transcript_path === "string" ? event.agent_transcript_path : event.transcript_path;
+  if (typeof path !== "string" || !existsSync(path)) throw new Error("the hook's input names no transcript that exists");
+  // A transcript cut off mid-line (still being written) is read up to its last whole line.
+  const content = readFileSync(path, "utf8");
+  const whole = content.endsWith("\n") ? content : content.slice(0, content.lastIndexOf("\n") + 1);
+  const [transcript] = readTranscripts(path, whole);
+  const allow: Outcome = { stdout: "", stderr: "", code: 0 };
+  if (!transcript) return allow;
+  const { decision } = replay(transcript, { maxPlanContinuations: 1_000 });
+  if (decision?.type !== "continue") return allow;
+  const state = stateFile(path);
+  const blocked = existsSync(state) ? Number((JSON.parse(readFileSync(state, "utf8")) as { blocked?: unknown }).blocked) || 0 : 0;
+  if (blocked >= max) return allow;
+  writeFileSync(state, JSON.stringify({ blocked: blocked + 1 }) + "\n");
+  return { stdout: `${JSON.stringify({ decision: "block", reason: decision.message })}\n`, stderr: "", code: 0 };
+}
+
+if (require.main === module) {
+  const outcome = run(process.argv.slice(2), () => readFileSync(0, "utf8"));
+  process.stdout.write(outcome.stdout);
+  process.stderr.write(outcome.stderr);
+  process.exitCode = outcome.code;
+}
