@@ -114,3 +114,27 @@ test("the Stop hook lets a finished list, a session with no list and a cut-off f
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /not JSON/);
 });
+
+test("audit reads a Codex CLI rollout: update_plan calls, their outputs and the answer", () => {
+  const dir = mkdtempSync(join(tmpdir(), "planloop-cli-"));
+  const item = (payload) => JSON.stringify({ timestamp: "2026-08-17T14:00:00.000Z", type: "response_item", payload });
+  const plan = (statuses) => JSON.stringify({ plan: statuses.map((status, i) => ({ step: `Step ${i + 1}`, status })) });
+  const rollout = [
+    JSON.stringify({ timestamp: "2026-08-17T14:00:00.000Z", type: "session_meta", payload: { id: "01a0", cwd: "/work", originator: "codex_cli_rs", cli_version: "0.42.0" } }),
+    JSON.stringify({ timestamp: "2026-08-17T14:00:00.000Z", type: "turn_context", payload: { model: "gpt-5-codex" } }),
+    item({ type: "message", role: "user", content: [{ type: "input_text", text: "Migrate the app" }] }),
+    item({ type: "function_call", name: "update_plan", arguments: plan(["in_progress", "pending"]), call_id: "c1" }),
+    item({ type: "function_call_output", call_id: "c1", output: "Plan updated" }),
+    item({ type: "function_call", name: "shell", arguments: '{"command":["ls"]}', call_id: "c2" }),
+    item({ type: "function_call_output", call_id: "c2", output: { content: "src\n", success: true } }),
+    item({ type: "message", role: "assistant", content: [{ type: "output_text", text: "I looked around." }] }),
+    JSON.stringify({ timestamp: "2026-08-17T14:00:09.000Z", type: "event_msg", payload: { type: "token_count" } }),
+  ].join("\n");
+  writeFileSync(join(dir, "rollout-2026-08-17T14-00-00-01a0.jsonl"), rollout + "\n");
+  const { code, stdout } = planloop(["audit", "--json", dir]);
+  assert.equal(code, 0);
+  const [report] = JSON.parse(stdout);
+  assert.deepEqual([report.agent, report.model, report.turns], ["codex", "gpt-5-codex", 3]);
+  assert.deepEqual(report.todos, { done: 0, total: 2 });
+  assert.deepEqual(report.refusedStops.map((s) => s.turn), [3], "it answered with the plan unfinished");
+});
