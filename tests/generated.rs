@@ -63,6 +63,7 @@ fn tool_schemas_are_current() {
     check("task_update.json", input_schema::<dialects::TaskUpdateArgs>());
     check("task_list.json", input_schema::<dialects::TaskListArgs>());
     check("task_get.json", input_schema::<dialects::TaskGetArgs>());
+    check("task_progress.json", input_schema::<dialects::TaskProgressArgs>());
 }
 
 #[test]
@@ -351,6 +352,7 @@ fn compiled_schemas_are_current() {
         ("TASK_UPDATE", input_schema::<dialects::TaskUpdateArgs>()),
         ("TASK_LIST", input_schema::<dialects::TaskListArgs>()),
         ("TASK_GET", input_schema::<dialects::TaskGetArgs>()),
+        ("TASK_PROGRESS", input_schema::<dialects::TaskProgressArgs>()),
         ("PLANNER_OPTIONS", input_schema::<planner::PlannerOptions>()),
         ("HISTORY_OPTIONS", input_schema::<reasoning::HistoryOptions>()),
         ("PLANNER_SNAPSHOT", input_schema::<planner::PlannerSnapshot>()),

@@ -4,6 +4,7 @@
 mod support;
 
 use planloop::error::ErrorCode;
+use planloop::json::value::Value;
 use planloop::plan::todos::TodoStatus;
 use planloop::session::approval::{ToolClass, ToolPolicy};
 use planloop::session::config::{ContinuationProtocol, Language, OnLimit, SessionConfig, TodoDialect};
@@ -729,6 +730,38 @@ fn claude_code_tasks_are_the_fold_of_their_calls_several_in_one_response() {
     d.respond("", vec![update("u7", r#"{"taskId":"7","status":"completed"}"#)]);
     d.results(vec![ok("u7", "Updated task #7 status")]);
     assert_eq!(d.session.todos()[0].status, TodoStatus::Completed);
+}
+
+#[test]
+fn cline_task_progress_on_any_call_replaces_the_list_and_the_call_runs_as_it_is() {
+    let mut d = Drive::new(SessionConfig { todo_dialects: vec![TodoDialect::TaskProgress], ..config() });
+    d.begin("Build the app");
+    let args = r#"{"command":"npm install","requires_approval":false,"task_progress":"- [x] Set up project structure<br>- [ ] Install dependencies\n- [ ] Create components"}"#;
+    let Decision::RunTools { calls, replies, .. } = d.respond("", vec![call("e1", "execute_command", args)]) else {
+        panic!()
+    };
+    assert_eq!((calls.len(), replies.len()), (1, 0), "the host runs the call, task_progress and all");
+    assert!(matches!(&calls[0].args, Value::Object(members) if members.iter().any(|(k, _)| k == "task_progress")));
+    assert_eq!(
+        statuses(&d),
+        [
+            ("Set up project structure".into(), TodoStatus::Completed),
+            ("Install dependencies".into(), TodoStatus::InProgress),
+            ("Create components".into(), TodoStatus::Pending)
+        ],
+        "the first unchecked item is the current one"
+    );
+    d.results(vec![ok("e1", "added 200 packages")]);
+    let Decision::Continue { message, .. } = d.respond("Dependencies are in.", vec![]) else { panic!() };
+    assert!(message.contains("pass task_progress with every item checked ([x])"), "{message}");
+    // A call without the parameter, or with no checklist in it, leaves the list alone.
+    d.act("", vec![call("r", "read_file", r#"{"path":"a.ts","task_progress":"working on it"}"#)]);
+    assert_eq!(statuses(&d).len(), 3);
+    let done = r#"{"result":"Done","task_progress":"- [x] Set up project structure\n- [x] Install dependencies\n- [x] Create components"}"#;
+    d.act("", vec![call("a", "attempt_completion", done)]);
+    assert!(matches!(d.respond("Done.", vec![]), Decision::Finalize { .. }));
+    // It is no tool: never offered.
+    assert!(d.session.answered_dialects().is_empty());
 }
 
 #[test]

@@ -152,6 +152,8 @@ pub enum FinishBy {
     PlanProgress,
     /// Marking every todo completed with the named todo tool.
     Todos(&'static str),
+    /// Checking every item of a `task_progress` checklist (Cline).
+    Checklist,
     /// Saying `[Done]` as each `[Step]` is finished.
     Steps,
 }
@@ -170,6 +172,12 @@ pub fn continuation(language: Language, plan: &str, goal: &str, finish: FinishBy
             format!("If every step is done, call {tool} with every item marked completed.")
         }
         (Language::Zh, FinishBy::Todos(tool)) => format!("如果所有步骤已完成，调用 {tool} 把每一项标记为 completed。"),
+        (Language::En, FinishBy::Checklist) => {
+            "If every step is done, pass task_progress with every item checked ([x]) in your next tool call.".to_owned()
+        }
+        (Language::Zh, FinishBy::Checklist) => {
+            "如果所有步骤已完成，在下一次工具调用中传入 task_progress，并勾选每一项（[x]）。".to_owned()
+        }
         (Language::En, FinishBy::Steps) => {
             "Say \"[Done]\" as you finish each step; when every step is done, give your final answer.".to_owned()
         }

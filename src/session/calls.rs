@@ -122,6 +122,7 @@ pub(super) fn dialect_schema(dialect: TodoDialect) -> &'static Schema {
         TodoDialect::TaskUpdate => &compiled::TASK_UPDATE,
         TodoDialect::TaskList => &compiled::TASK_LIST,
         TodoDialect::TaskGet => &compiled::TASK_GET,
+        TodoDialect::TaskProgress => &compiled::TASK_PROGRESS,
     }
 }
 
@@ -140,6 +141,7 @@ pub(super) fn dialect_args(dialect: TodoDialect, value: Value<'static>) -> Resul
         TodoDialect::TaskUpdate => DialectArgs::TaskUpdate(from_value(value)?),
         TodoDialect::TaskList => DialectArgs::TaskList(from_value(value)?),
         TodoDialect::TaskGet => DialectArgs::TaskGet(from_value(value)?),
+        TodoDialect::TaskProgress => DialectArgs::TaskProgress(from_value(value)?),
         TodoDialect::WriteTodos => return Err(Error::internal("write_todos is not a dialect")),
     })
 }
@@ -152,7 +154,39 @@ impl Session {
     /// The todo dialects planloop answers itself (all but the observed ones): the tools
     /// a session offers the model.
     pub fn answered_dialects(&self) -> Vec<TodoDialect> {
-        self.config.todo_dialects.iter().copied().filter(|d| self.observed(*d).is_none()).collect()
+        let answered = |d: &TodoDialect| self.observed(*d).is_none() && !d.is_parameter();
+        self.config.todo_dialects.iter().copied().filter(answered).collect()
+    }
+
+    /// Cline's `task_progress` checklists on this response's calls, when that dialect is
+    /// on: the last one with items becomes the list (the call itself goes on as it is).
+    fn track_progress(&mut self, calls: &[ToolCallInput], iteration: u32, now: f64) {
+        if !self.config.todo_dialects.contains(&TodoDialect::TaskProgress) {
+            return;
+        }
+        for call in calls {
+            let parsed;
+            let args = match &call.args {
+                Value::String(text) => match json::parse(text.as_bytes()) {
+                    Ok(document) => {
+                        parsed = document;
+                        &*parsed
+                    }
+                    Err(_) => continue,
+                },
+                args => args,
+            };
+            let Some(Value::String(progress)) = args.get("task_progress") else { continue };
+            let args = DialectArgs::TaskProgress(dialects::TaskProgressArgs { task_progress: progress.to_string() });
+            if let Ok(Request::Replace { todos, note, .. }) = dialects::request(args, self.planner.todos()) {
+                if todos.is_empty() {
+                    continue;
+                }
+                let before = self.planner.todos().to_vec();
+                self.planner.replace(WriteTodos { todos, focus: None, note }, now);
+                self.todos_replaced(TodoDialect::TaskProgress, &before, iteration, now);
+            }
+        }
     }
 
     /// `dialect` when its calls are observed rather than answered (planloop always
@@ -188,6 +222,7 @@ impl Session {
     }
 
     pub(super) fn run_tools(&mut self, calls: Vec<ToolCallInput>, iteration: u32, now: f64) -> Result<Decision> {
+        self.track_progress(&calls, iteration, now);
         let names: Vec<&str> = calls.iter().map(|c| c.name.as_str()).collect();
         self.planner.record_iteration(&names);
         let batch = calls.len();

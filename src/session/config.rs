@@ -166,7 +166,7 @@ pub struct SessionConfig {
     pub continuation_protocol: ContinuationProtocol,
     /// The todo tools planloop answers (`write_todos` and the dialects of other agents).
     #[serde(default = "own_dialect")]
-    #[schemars(length(max = 14))]
+    #[schemars(length(max = 15))]
     pub todo_dialects: Vec<TodoDialect>,
     /// Whether planloop answers those tools (`"answer"`) or follows the host's answers
     /// (`"observe"`).

@@ -36,6 +36,7 @@ impl Session {
                 let todos_open = self.planner.todos().iter().any(|t| t.status != TodoStatus::Completed);
                 let finish = match (self.plan.as_ref().is_some_and(PlanState::unfinished), todos_open) {
                     (true, _) => FinishBy::PlanProgress,
+                    (false, true) if self.todo_tool.is_parameter() => FinishBy::Checklist,
                     (false, true) => FinishBy::Todos(self.todo_tool.tool_name()),
                     (false, false) => FinishBy::Steps,
                 };

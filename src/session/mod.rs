@@ -82,7 +82,7 @@ impl Session {
         let planner_tools = config
             .todo_dialects
             .iter()
-            .filter(|d| !d.patches_one())
+            .filter(|d| !d.patches_one() && !d.is_parameter())
             .map(|d| d.tool_name())
             .chain(["plan", "plan_progress"])
             .map(|name| PlannerToolName(name.to_owned()))

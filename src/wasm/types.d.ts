@@ -857,7 +857,7 @@ export type SessionConfig = {
     continuationProtocol?: ContinuationProtocol;
     /**
      * The todo tools planloop answers (`write_todos` and the dialects of other agents).
-     * At most 14 items.
+     * At most 15 items.
      * @default ["write_todos"]
      */
     todoDialects?: TodoDialect[];
@@ -1119,7 +1119,7 @@ export type Todo = {
 };
 
 /** The todo tools planloop answers itself. Each updates the same planner state. */
-export type TodoDialect = "write_todos" | "TodoWrite" | "update_plan" | "update_todo_list" | "task_tracker" | "gemini_write_todos" | "langchain_write_todos" | "todo_write" | "todowrite" | "droid_TodoWrite" | "TaskCreate" | "TaskUpdate" | "TaskList" | "TaskGet";
+export type TodoDialect = "write_todos" | "TodoWrite" | "update_plan" | "update_todo_list" | "task_tracker" | "gemini_write_todos" | "langchain_write_todos" | "todo_write" | "todowrite" | "droid_TodoWrite" | "TaskCreate" | "TaskUpdate" | "TaskList" | "TaskGet" | "task_progress";
 
 /** Who answers the todo tools of `todoDialects`. */
 export type TodoMode = "answer" | "observe";

@@ -13,6 +13,7 @@
 //! means, and may list only one per name.
 
 mod claude_tasks;
+mod cline;
 mod cursor;
 mod droid;
 mod gemini;
@@ -20,6 +21,7 @@ mod langchain;
 mod opencode;
 
 pub use claude_tasks::{created_id, TaskCreateArgs, TaskGetArgs, TaskListArgs, TaskUpdateArgs, TaskUpdateStatus};
+pub use cline::TaskProgressArgs;
 pub use cursor::{CursorStatus, CursorTodo, CursorTodoWriteArgs};
 pub use droid::{DroidTodo, DroidTodoWriteArgs, DroidTodos};
 pub use gemini::{GeminiStatus, GeminiTodo, GeminiWriteTodosArgs};
@@ -73,6 +75,9 @@ pub enum TodoDialect {
     TaskList,
     /// Claude Code 2.1: `{taskId}`, one task shown.
     TaskGet,
+    /// Cline: a `task_progress` checklist on any tool call (not a tool of its own).
+    #[serde(rename = "task_progress")]
+    TaskProgress,
 }
 
 enum_from_value!(TodoDialect [
@@ -90,10 +95,11 @@ enum_from_value!(TodoDialect [
     TaskUpdate,
     TaskList,
     TaskGet,
+    TaskProgress as "task_progress",
 ]);
 
 impl TodoDialect {
-    pub const ALL: [TodoDialect; 14] = [
+    pub const ALL: [TodoDialect; 15] = [
         TodoDialect::WriteTodos,
         TodoDialect::TodoWrite,
         TodoDialect::UpdatePlan,
@@ -108,6 +114,7 @@ impl TodoDialect {
         TodoDialect::TaskUpdate,
         TodoDialect::TaskList,
         TodoDialect::TaskGet,
+        TodoDialect::TaskProgress,
     ];
 
     /// The tool name the model calls.
@@ -124,7 +131,14 @@ impl TodoDialect {
             TodoDialect::TaskUpdate => "TaskUpdate",
             TodoDialect::TaskList => "TaskList",
             TodoDialect::TaskGet => "TaskGet",
+            TodoDialect::TaskProgress => "task_progress",
         }
+    }
+
+    /// Whether it is a parameter of other tools' calls rather than a tool (Cline's
+    /// `task_progress`): never offered, called or answered.
+    pub fn is_parameter(self) -> bool {
+        self == TodoDialect::TaskProgress
     }
 
     /// Whether its calls each change one item rather than send the whole list, so that
@@ -135,7 +149,7 @@ impl TodoDialect {
 
     /// The dialect among `enabled` that answers the tool `name`.
     pub fn for_tool(name: &str, enabled: &[TodoDialect]) -> Option<TodoDialect> {
-        enabled.iter().copied().find(|d| d.tool_name() == name)
+        enabled.iter().copied().find(|d| d.tool_name() == name && !d.is_parameter())
     }
 
     /// The first two of `enabled` that answer one tool name, which a session cannot tell
@@ -288,6 +302,7 @@ pub fn schema(dialect: TodoDialect) -> &'static str {
         TodoDialect::TaskUpdate => include_str!("../../schemas/task_update.json"),
         TodoDialect::TaskList => include_str!("../../schemas/task_list.json"),
         TodoDialect::TaskGet => include_str!("../../schemas/task_get.json"),
+        TodoDialect::TaskProgress => include_str!("../../schemas/task_progress.json"),
     }
 }
 
@@ -308,6 +323,7 @@ pub fn description(dialect: TodoDialect) -> &'static str {
         TodoDialect::TaskUpdate => "Update a task by its taskId: its status (pending, in_progress, completed, or deleted to remove it), subject, description, activeForm or owner. Mark each task in_progress when you start it and completed when it is done.",
         TodoDialect::TaskList => "List the tasks: each with its id, status and subject.",
         TodoDialect::TaskGet => "Get one task by its taskId: its subject and status.",
+        TodoDialect::TaskProgress => "A checklist showing task progress after this tool use is completed: `- [ ]` for a task to do, `- [x]` for a task done. Include it as a separate parameter of your tool calls.",
     }
 }
 
@@ -363,6 +379,7 @@ pub fn request_answered(args: DialectArgs, current: &[Todo], answer: Option<&str
         DialectArgs::CursorTodoWrite(args) => reply(cursor::items(args, current)?),
         DialectArgs::OpenCodeTodoWrite(args) => reply(opencode::items(args)?),
         DialectArgs::DroidTodoWrite(args) => reply(droid::items(args)?),
+        DialectArgs::TaskProgress(args) => reply(cline::items(args)?),
         DialectArgs::UpdatePlan(args) => (
             args.plan.into_iter().map(|s| (None, s.step, s.status)).collect(),
             args.explanation,
@@ -436,6 +453,7 @@ pub enum DialectArgs {
     TaskUpdate(TaskUpdateArgs),
     TaskList(TaskListArgs),
     TaskGet(TaskGetArgs),
+    TaskProgress(TaskProgressArgs),
 }
 
 /// OpenHands' rendering of the list, for `view`.
