@@ -26,6 +26,7 @@ test("audit --json reports each recorded session: todos, refused stops, a cut-of
   assert.deepEqual(codex.refusedStops.map((s) => s.turn), [85], "it stopped with a step in progress");
   assert.ok(codex.refusedStops[0].message.startsWith("<plan-continuation>"));
   assert.deepEqual(codex.todos, { done: 2, total: 3 });
+  assert.deepEqual([codex.agent, codex.model], ["codex-cli 0.40.0", "gpt-5-codex"]);
   assert.deepEqual(byName("codex_update_plan.jsonl#2").refusedStops.map((s) => s.turn), [29, 30, 43]);
   const cut = byName("claude_code_todo.jsonl#12");
   assert.deepEqual(cut.todos, { done: 1, total: 7 });

@@ -94,7 +94,9 @@ function normalised(file: string, content: string): Transcript[] {
         results: results.map((r) => ({ id: text(r.tool_call_id), output: text(r.content), isError: r.is_error === true })),
       });
     }
-    transcripts.push({ file, label: `#${transcripts.length + 1}`, agent: text(record.agent), model: text(record.model), turns });
+    // (A record names its models as a list: a session may switch.)
+    const model = Array.isArray(record.model) ? record.model.map(text).filter(Boolean).join(", ") : text(record.model);
+    transcripts.push({ file, label: `#${transcripts.length + 1}`, agent: text(record.agent), model, turns });
   }
   return transcripts;
 }
