@@ -430,8 +430,9 @@ pub fn request_answered(args: DialectArgs, current: &[Todo], answer: Option<&str
         ));
     }
     let mut todos: Vec<Todo> = Vec::with_capacity(items.len());
+    let mut taken = Taken::default();
     for (id, content, status) in items {
-        let id = unique_id(id.as_deref().filter(|i| !i.trim().is_empty()).unwrap_or(&content), todos.len(), &todos);
+        let id = unique_id(id.as_deref().filter(|i| !i.trim().is_empty()).unwrap_or(&content), todos.len(), &mut taken);
         todos.push(Todo { id, content: cap(content.trim(), CONTENT_MAX), status });
     }
     Ok(Request::Replace { todos, note: note.map(|n| cap(&n, 200)), reply })
@@ -520,17 +521,27 @@ fn slug(text: &str) -> String {
 
 /// A stable id from text: lowercase ASCII words joined by `_`, at most 40 characters,
 /// `todo_N` when the text has no ASCII letters or digits, and a suffix when taken.
-fn unique_id(text: &str, index: usize, taken: &[Todo]) -> String {
+fn unique_id(text: &str, index: usize, taken: &mut Taken) -> String {
     let slug = slug(text);
     let base = if slug.is_empty() { format!("todo_{}", index + 1) } else { slug };
     let mut id = base.clone();
-    let mut n = 2;
-    while taken.iter().any(|t| t.id == id) {
-        let suffix = format!("_{n}");
+    // Suffixes go on from the last one this base was given, so that a list of many
+    // equal texts is not quadratic.
+    let next = taken.suffixes.entry(base.clone()).or_insert(2);
+    while taken.ids.contains(&id) {
+        let suffix = format!("_{next}");
         id = format!("{}{suffix}", &base[..base.len().min(ID_MAX - suffix.len())]);
-        n += 1;
+        *next += 1;
     }
+    taken.ids.insert(id.clone());
     id
+}
+
+/// The ids given so far in one list, and the next suffix of each base.
+#[derive(Default)]
+struct Taken {
+    ids: std::collections::BTreeSet<String>,
+    suffixes: std::collections::BTreeMap<String, usize>,
 }
 
 #[cfg(test)]
@@ -556,6 +567,18 @@ mod tests {
             Ok(Request::Replace { todos, .. }) => todos,
             other => panic!("not a replace: {other:?}"),
         }
+    }
+
+    #[test]
+    fn a_list_of_many_equal_texts_gets_distinct_ids_in_order() {
+        let same: Vec<(&str, TodoStatus)> = (0..MAX_TODOS).map(|_| ("Fix it", TodoStatus::Pending)).collect();
+        let todos = replaced(ask(todo_write(&same)));
+        assert_eq!(
+            [todos[0].id.as_str(), todos[1].id.as_str(), todos[199].id.as_str()],
+            ["fix_it", "fix_it_2", "fix_it_200"]
+        );
+        let ids: std::collections::BTreeSet<&str> = todos.iter().map(|t| t.id.as_str()).collect();
+        assert_eq!(ids.len(), MAX_TODOS);
     }
 
     #[test]
