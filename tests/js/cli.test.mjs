@@ -52,6 +52,19 @@ test("audit --policy reports the calls a policy would have held for approval", (
   assert.ok(held.length > 0 && held.every((tool) => tool === "Bash" || tool === "shell"), held.join(","));
 });
 
+test("audit reports a session it cannot replay and goes on with the others", () => {
+  const dir = mkdtempSync(join(tmpdir(), "planloop-cli-"));
+  const turn = (calls) => ({ role: "assistant", text: "", tool_calls: calls, tool_results: [] });
+  const record = (calls) => JSON.stringify({ agent: "x", model: [], turns: [{ role: "user", text: "go" }, turn(calls)] });
+  // The same id twice in one response is refused by planloop.
+  const twice = [{ id: "a", name: "read", args: {} }, { id: "a", name: "read", args: {} }];
+  writeFileSync(join(dir, "two.jsonl"), `${record(twice)}\n${record([{ id: "b", name: "read", args: {} }])}\n`);
+  const { code, stdout, stderr } = planloop(["audit", "--json", dir]);
+  assert.equal(code, 1);
+  assert.match(stderr, /two\.jsonl#1: .*/);
+  assert.equal(JSON.parse(stdout).length, 1, "the other session is reported");
+});
+
 test("audit names the file and line it cannot read, and exits 1", () => {
   const dir = mkdtempSync(join(tmpdir(), "planloop-cli-"));
   const file = join(dir, "broken.jsonl");
@@ -111,9 +124,11 @@ test("the Stop hook lets a finished list, a session with no list and a cut-off f
   assert.equal(JSON.parse(cut.stdout).decision, "block");
   const sub = JSON.stringify({ hook_event_name: "SubagentStop", transcript_path: "/nonexistent", agent_transcript_path: join(dir, "session.jsonl") });
   assert.equal(JSON.parse(planloop(["hook", "claude-code"], sub).stdout).decision, "block", "a sub-agent's own transcript");
+  // A failing hook exits 1, never 2: Claude Code would block the stop on 2.
   const bad = planloop(["hook", "claude-code"], "not json");
-  assert.equal(bad.code, 2);
+  assert.equal(bad.code, 1);
   assert.match(bad.stderr, /not JSON/);
+  assert.equal(planloop(["hook", "claude-code"], JSON.stringify({ transcript_path: join(dir, "nope.jsonl") })).code, 1);
 });
 
 test("audit reads a Codex CLI rollout: update_plan calls, their outputs and the answer", () => {

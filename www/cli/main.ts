@@ -29,9 +29,17 @@ interface Outcome {
 /** Runs `planloop` with `args`; `stdin` is read only by the hook. */
 export function run(args: string[], stdin: () => string): Outcome {
   const [command, ...rest] = args;
+  if (command === "hook" && rest[0] === "claude-code") {
+    try {
+      return hook(rest.slice(1), stdin());
+    } catch (error) {
+      // Exit code 2 would block the stop (and show Claude the error): a hook that fails
+      // exits 1, which Claude Code reports and lets the stop happen.
+      return { stdout: "", stderr: `planloop: ${(error as Error).message}\n`, code: 1 };
+    }
+  }
   try {
     if (command === "audit") return audit(rest);
-    if (command === "hook" && rest[0] === "claude-code") return hook(rest.slice(1), stdin());
   } catch (error) {
     return { stdout: "", stderr: `planloop: ${(error as Error).message}\n`, code: 2 };
   }
@@ -65,13 +73,21 @@ function audit(args: string[]): Outcome {
   let stderr = "";
   all.forEach((file, i) => {
     if (all.length > 1 && !json) stderr += `\r[${i + 1}/${all.length}] ${file}`;
+    const failed = (what: string) => {
+      stderr += `${all.length > 1 && !json ? "\n" : ""}planloop: ${what}\n`;
+    };
     try {
       for (const transcript of readTranscripts(file, readFileSync(file, "utf8"))) {
-        reports.push(replay(transcript, { tools }).report);
+        // One session planloop cannot replay (a call it refuses) is reported, not fatal.
+        try {
+          reports.push(replay(transcript, { tools }).report);
+        } catch (error) {
+          failed(`${file}${transcript.label}: ${(error as Error).message}`);
+        }
       }
     } catch (error) {
       if (!(error instanceof UnreadableLine)) throw error;
-      stderr += `${all.length > 1 && !json ? "\n" : ""}planloop: ${error.message}\n`;
+      failed(error.message);
     }
   });
   if (all.length > 1 && !json) stderr += "\n";
