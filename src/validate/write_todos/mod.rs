@@ -121,13 +121,8 @@ impl<'a> Source<'a> {
         }
         let mut parser = Parser::unchecked(self.bytes);
         parser.set_position(start);
-        match parser.string_body() {
-            Ok(Decoded::Utf8(s)) => Cow::Borrowed(s),
-            Ok(Decoded::Escaped(s)) => Cow::Owned(s),
-            // (The reader found no lone surrogate in it.)
-            Ok(Decoded::Units(units)) => Cow::Owned(String::from_utf16_lossy(&units)),
-            Err(_) => Cow::Borrowed(""),
-        }
+        // (The reader found no lone surrogate in it.)
+        parser.string_body().map_or(Cow::Borrowed(""), Decoded::into_lossy)
     }
 }
 
