@@ -122,16 +122,16 @@ fn next_id(current: &[Todo]) -> String {
 
 /// A new pending task at the end, its id the one Claude Code gave it (`assigned`, read
 /// from its answer) or the next one.
-pub fn create(args: TaskCreateArgs, current: &[Todo], assigned: Option<String>) -> (Vec<Item>, String) {
+pub(super) fn create(args: TaskCreateArgs, current: &[Todo], assigned: Option<String>) -> Reading {
     let id = assigned.unwrap_or_else(|| next_id(current));
     let reply = format!("Task #{id} created successfully: {}", args.subject);
     let mut items = kept(current);
     items.push((Some(id), args.subject, TodoStatus::Pending));
-    (items, reply)
+    Reading::replace(items, &reply)
 }
 
 /// The task patched or deleted; Claude Code's answers, including `Task not found`.
-pub fn update(args: TaskUpdateArgs, current: &[Todo]) -> Reading {
+pub(super) fn update(args: TaskUpdateArgs, current: &[Todo]) -> Reading {
     let Some(at) = current.iter().position(|t| t.id == args.task_id) else {
         return Reading::Answer("Task not found".to_owned());
     };
@@ -170,7 +170,7 @@ pub fn update(args: TaskUpdateArgs, current: &[Todo]) -> Reading {
 }
 
 /// `#1 [completed] Run the tests`, a line per task.
-pub fn list(current: &[Todo]) -> String {
+pub(super) fn list(current: &[Todo]) -> String {
     if current.is_empty() {
         return "No tasks found".to_owned();
     }
@@ -180,7 +180,7 @@ pub fn list(current: &[Todo]) -> String {
 }
 
 /// One task, as far as planloop keeps it (its subject and status).
-pub fn get(args: TaskGetArgs, current: &[Todo]) -> String {
+pub(super) fn get(args: TaskGetArgs, current: &[Todo]) -> String {
     match current.iter().find(|t| t.id == args.task_id) {
         Some(t) => format!("Task #{}: {}\nStatus: {}", t.id, t.content, t.status.as_str()),
         None => "Task not found".to_owned(),

@@ -5,7 +5,8 @@
 
 use schemars::JsonSchema;
 
-use super::{checklist, Item, Reply, MAX_TODOS};
+use super::roo::checklist;
+use super::{Item, Reading, MAX_TODOS};
 use crate::json::from_value::struct_from_value;
 use crate::plan::todos::TodoStatus;
 
@@ -21,7 +22,7 @@ struct_from_value!(TaskProgressArgs { task_progress });
 
 /// The checklist's items, the first unchecked one in progress; no answer of its own
 /// (the tool it rides on answers).
-pub fn items(args: TaskProgressArgs) -> Reply {
+pub(super) fn read(args: TaskProgressArgs) -> Result<Reading, String> {
     let text = args.task_progress.replace("<br/>", "\n").replace("<br />", "\n").replace("<br>", "\n");
     let mut items: Vec<Item> = checklist(&text).into_iter().map(|(content, status)| (None, content, status)).collect();
     if items.len() > MAX_TODOS {
@@ -32,5 +33,5 @@ pub fn items(args: TaskProgressArgs) -> Reply {
             current.2 = TodoStatus::InProgress;
         }
     }
-    Ok((items, String::new()))
+    Ok(Reading::replace(items, ""))
 }

@@ -4,32 +4,11 @@
 
 use schemars::JsonSchema;
 
-use super::{slug, Item, Reply, MAX_TODOS};
-use crate::json::from_value::{enum_from_value, struct_from_value};
+use super::ids::slug;
+use super::status::CancellableStatus;
+use super::{Item, Reading, MAX_TODOS};
+use crate::json::from_value::struct_from_value;
 use crate::plan::todos::{Todo, TodoStatus};
-
-/// A todo's status in Cursor.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum CursorStatus {
-    Pending,
-    InProgress,
-    Completed,
-    // Dropped: it counts as finished.
-    Cancelled,
-}
-
-enum_from_value!(CursorStatus, "snake_case" [Pending, InProgress, Completed, Cancelled]);
-
-impl CursorStatus {
-    fn todo_status(self) -> TodoStatus {
-        match self {
-            CursorStatus::Pending => TodoStatus::Pending,
-            CursorStatus::InProgress => TodoStatus::InProgress,
-            CursorStatus::Completed | CursorStatus::Cancelled => TodoStatus::Completed,
-        }
-    }
-}
 
 /// One item of Cursor's `todo_write`; with `merge`, only `id` is needed.
 #[derive(Debug, Clone, PartialEq, JsonSchema)]
@@ -42,8 +21,8 @@ pub struct CursorTodo {
     #[schemars(with = "String", length(max = 2000))]
     pub content: Option<String>,
     #[serde(default)]
-    #[schemars(with = "CursorStatus")]
-    pub status: Option<CursorStatus>,
+    #[schemars(with = "CancellableStatus")]
+    pub status: Option<CancellableStatus>,
 }
 
 struct_from_value!(CursorTodo { id, content, status });
@@ -61,7 +40,7 @@ pub struct CursorTodoWriteArgs {
 struct_from_value!(CursorTodoWriteArgs { merge, todos });
 
 /// The list after the call: `current` patched (with `merge`) or replaced.
-pub fn items(args: CursorTodoWriteArgs, current: &[Todo]) -> Reply {
+pub(super) fn read(args: CursorTodoWriteArgs, current: &[Todo]) -> Result<Reading, String> {
     let mut items: Vec<Item> = match args.merge {
         true => current.iter().map(|t| (Some(t.id.clone()), t.content.clone(), t.status)).collect(),
         false => Vec::new(),
@@ -95,7 +74,7 @@ pub fn items(args: CursorTodoWriteArgs, current: &[Todo]) -> Reply {
         }
     }
     let open = items.iter().filter(|(.., status)| *status != TodoStatus::Completed).count();
-    Ok((items, format!("Successfully updated the todo list ({open} open).")))
+    Ok(Reading::replace(items, &format!("Successfully updated the todo list ({open} open).")))
 }
 
 /// An id as quoted in a message: its first 64 characters.

@@ -1,34 +1,20 @@
-//! Factory Droid's `TodoWrite`: Claude Code's name, but `todos` is either a list of
-//! `{content, status, priority, id}` or one numbered string, `1. [in_progress] …`.
+//! Factory Droid's `TodoWrite`: Claude Code's name, but `todos` is either a list (of
+//! Claude Code's items, with a priority and an id) or one numbered string,
+//! `1. [in_progress] …`.
 
 use schemars::JsonSchema;
 
-use super::{Item, Reply, MAX_TODOS};
+use super::claude_code::{TodoWriteItem, REPLY};
+use super::{Item, Reading, MAX_TODOS};
 use crate::json::from_value::{struct_from_value, FromValue, Mismatch};
 use crate::json::value::Value;
 use crate::plan::todos::TodoStatus;
-
-/// One item of Droid's list form.
-#[derive(Debug, Clone, PartialEq, JsonSchema)]
-pub struct DroidTodo {
-    #[schemars(length(min = 1, max = 2000))]
-    pub content: String,
-    pub status: TodoStatus,
-    #[serde(default)]
-    #[schemars(with = "String", length(max = 200))]
-    pub priority: Option<String>,
-    #[serde(default)]
-    #[schemars(with = "String", length(max = 200))]
-    pub id: Option<String>,
-}
-
-struct_from_value!(DroidTodo { content, status, priority, id });
 
 /// The list, or the numbered lines.
 #[derive(Debug, Clone, PartialEq, JsonSchema)]
 #[serde(untagged)]
 pub enum DroidTodos {
-    List(#[schemars(length(max = MAX_TODOS))] Vec<DroidTodo>),
+    List(#[schemars(length(max = MAX_TODOS))] Vec<TodoWriteItem>),
     Lines(#[schemars(length(max = 400_000))] String),
 }
 
@@ -52,7 +38,7 @@ pub struct DroidTodoWriteArgs {
 struct_from_value!(DroidTodoWriteArgs { todos });
 
 /// The items; the answer is Claude Code's.
-pub fn items(args: DroidTodoWriteArgs) -> Reply {
+pub(super) fn read(args: DroidTodoWriteArgs) -> Result<Reading, String> {
     let items: Vec<Item> = match args.todos {
         DroidTodos::List(todos) => todos.into_iter().map(|t| (t.id, t.content, t.status)).collect(),
         DroidTodos::Lines(text) => {
@@ -69,7 +55,7 @@ pub fn items(args: DroidTodoWriteArgs) -> Reply {
             items
         }
     };
-    Ok((items, super::CLAUDE_CODE_REPLY.to_owned()))
+    Ok(Reading::replace(items, REPLY))
 }
 
 /// The lines `N. [status] text` (the number optional), in order; other lines are not

@@ -3,7 +3,7 @@
 
 use schemars::JsonSchema;
 
-use super::{Item, Reply, MAX_TODOS};
+use super::{strings_object, Item, Reading, MAX_TODOS};
 use crate::json::from_value::struct_from_value;
 use crate::json::value::Value;
 use crate::json::write::to_string;
@@ -32,19 +32,9 @@ pub struct LangChainWriteTodosArgs {
 struct_from_value!(LangChainWriteTodosArgs { todos });
 
 /// The items, and LangChain.js's answer: `Updated todo list to <the list as JSON>`.
-pub fn items(args: LangChainWriteTodosArgs) -> Reply {
-    let echoed = Value::Array(
-        args.todos
-            .iter()
-            .map(|t| {
-                Value::Object(vec![
-                    ("content".into(), Value::String(t.content.as_str().into())),
-                    ("status".into(), Value::String(t.status.as_str().into())),
-                ])
-            })
-            .collect(),
-    );
-    let reply = format!("Updated todo list to {}", to_string(&echoed));
+pub(super) fn read(args: LangChainWriteTodosArgs) -> Reading {
+    let echoed = args.todos.iter().map(|t| strings_object(&[("content", &t.content), ("status", t.status.as_str())]));
+    let reply = format!("Updated todo list to {}", to_string(&Value::Array(echoed.collect())));
     let items: Vec<Item> = args.todos.into_iter().map(|t| (None, t.content, t.status)).collect();
-    Ok((items, reply))
+    Reading::replace(items, &reply)
 }

@@ -12,26 +12,38 @@
 //! (`write_todos`, `TodoWrite`): the session's `todoDialects` says which one a name
 //! means, and may list only one per name.
 
+mod claude_code;
 mod claude_tasks;
 mod cline;
+mod codex;
 mod cursor;
 mod droid;
 mod gemini;
+mod ids;
 mod langchain;
 mod opencode;
+mod openhands;
+mod roo;
+mod status;
 
+pub use claude_code::{TodoWriteArgs, TodoWriteItem};
 pub use claude_tasks::{created_id, TaskCreateArgs, TaskGetArgs, TaskListArgs, TaskUpdateArgs, TaskUpdateStatus};
 pub use cline::TaskProgressArgs;
-pub use cursor::{CursorStatus, CursorTodo, CursorTodoWriteArgs};
-pub use droid::{DroidTodo, DroidTodoWriteArgs, DroidTodos};
+pub use codex::{UpdatePlanArgs, UpdatePlanStep};
+pub use cursor::{CursorTodo, CursorTodoWriteArgs};
+pub use droid::{DroidTodoWriteArgs, DroidTodos};
 pub use gemini::{GeminiStatus, GeminiTodo, GeminiWriteTodosArgs};
 pub use langchain::{LangChainTodo, LangChainWriteTodosArgs};
-pub use opencode::{OpenCodeStatus, OpenCodeTodo, OpenCodeTodoWriteArgs};
+pub use opencode::{OpenCodeTodo, OpenCodeTodoWriteArgs};
+pub use openhands::{TaskItem, TaskStatus, TaskTrackerArgs, TaskTrackerCommand};
+pub use roo::UpdateTodoListArgs;
+pub use status::CancellableStatus;
 
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::json::from_value::{enum_from_value, struct_from_value};
+use crate::json::from_value::enum_from_value;
+use crate::json::value::Value;
 use crate::plan::todos::{Todo, TodoStatus};
 use crate::text::cap;
 
@@ -175,115 +187,7 @@ impl TodoDialect {
 /// 8 items of 140 characters (Claude Code keeps lists of 20 and more): it takes what
 /// that agent's tool takes, up to these safety bounds, and says so beyond them.
 pub const MAX_TODOS: usize = 200;
-const ID_MAX: usize = 40;
 pub const CONTENT_MAX: usize = 2000;
-
-/// One item of Claude Code's `TodoWrite`.
-#[derive(Debug, Clone, PartialEq, JsonSchema)]
-pub struct TodoWriteItem {
-    #[schemars(length(min = 1, max = 2000))]
-    pub content: String,
-    pub status: TodoStatus,
-    /// The present-continuous form shown while the item is in progress.
-    #[serde(default, rename = "activeForm")]
-    #[schemars(with = "String", length(max = 2000))]
-    pub active_form: Option<String>,
-    /// Older versions of the tool carried ids.
-    #[serde(default)]
-    #[schemars(with = "String", length(max = 200))]
-    pub id: Option<String>,
-}
-
-struct_from_value!(TodoWriteItem { content, status, active_form as "activeForm", id });
-
-/// Claude Code's `TodoWrite` arguments.
-#[derive(Debug, Clone, PartialEq, JsonSchema)]
-pub struct TodoWriteArgs {
-    #[schemars(length(max = MAX_TODOS))]
-    pub todos: Vec<TodoWriteItem>,
-}
-
-struct_from_value!(TodoWriteArgs { todos });
-
-/// One step of Codex's `update_plan`.
-#[derive(Debug, Clone, PartialEq, JsonSchema)]
-pub struct UpdatePlanStep {
-    #[schemars(length(min = 1, max = 2000))]
-    pub step: String,
-    pub status: TodoStatus,
-}
-
-struct_from_value!(UpdatePlanStep { step, status });
-
-/// Codex's `update_plan` arguments.
-#[derive(Debug, Clone, PartialEq, JsonSchema)]
-pub struct UpdatePlanArgs {
-    #[serde(default)]
-    #[schemars(with = "String", length(max = 4000))]
-    pub explanation: Option<String>,
-    #[schemars(length(max = MAX_TODOS))]
-    pub plan: Vec<UpdatePlanStep>,
-}
-
-struct_from_value!(UpdatePlanArgs { explanation, plan });
-
-/// Roo Code's `update_todo_list` arguments: a markdown checklist.
-#[derive(Debug, Clone, PartialEq, JsonSchema)]
-pub struct UpdateTodoListArgs {
-    /// Lines like `[ ] pending`, `[-] in progress`, `[x] done`.
-    #[schemars(length(max = 20_000))]
-    pub todos: String,
-}
-
-struct_from_value!(UpdateTodoListArgs { todos });
-
-/// What OpenHands' `task_tracker` is asked to do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum TaskTrackerCommand {
-    View,
-    Plan,
-}
-
-enum_from_value!(TaskTrackerCommand, "lowercase" [View, Plan]);
-
-/// A task's status in OpenHands' `task_tracker`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum TaskStatus {
-    Todo,
-    InProgress,
-    Done,
-}
-
-enum_from_value!(TaskStatus, "snake_case" [Todo, InProgress, Done]);
-
-/// One task of OpenHands' `task_tracker`.
-#[derive(Debug, Clone, PartialEq, JsonSchema)]
-pub struct TaskItem {
-    #[schemars(length(min = 1, max = 2000))]
-    pub title: String,
-    pub status: TaskStatus,
-    #[serde(default)]
-    #[schemars(with = "String", length(max = 4000))]
-    pub notes: Option<String>,
-    #[serde(default)]
-    #[schemars(with = "String", length(max = 200))]
-    pub id: Option<String>,
-}
-
-struct_from_value!(TaskItem { title, status, notes, id });
-
-/// OpenHands' `task_tracker` arguments.
-#[derive(Debug, Clone, PartialEq, JsonSchema)]
-pub struct TaskTrackerArgs {
-    pub command: TaskTrackerCommand,
-    #[serde(default)]
-    #[schemars(with = "Vec<TaskItem>", length(max = MAX_TODOS))]
-    pub task_list: Option<Vec<TaskItem>>,
-}
-
-struct_from_value!(TaskTrackerArgs { command, task_list });
 
 /// The JSON Schemas of the dialects' arguments (generated; checked by a test).
 pub fn schema(dialect: TodoDialect) -> &'static str {
@@ -340,17 +244,26 @@ pub enum Request {
 enum Reading {
     /// The list it leaves, a note on it, and the tool's answer.
     List(Vec<Item>, Option<String>, String),
+    /// No change, and the tool's answer.
     Answer(String),
+}
+
+impl Reading {
+    /// The list `items`, with no note, answered with `reply`.
+    fn replace(items: Vec<Item>, reply: &str) -> Reading {
+        Reading::List(items, None, reply.to_owned())
+    }
 }
 
 /// One item as a dialect gives it: its id if it has one, its text, its status.
 type Item = (Option<String>, String, TodoStatus);
 
-/// A dialect's items and its tool's answer, or the message that refuses the call.
-type Reply = Result<(Vec<Item>, String), String>;
-
-/// Claude Code's answer to `TodoWrite` (since 1.0).
-const CLAUDE_CODE_REPLY: &str = "Todos have been modified successfully. Ensure that you continue to use the todo list to track your progress. Please proceed with the current tasks if applicable";
+/// An object of strings, as some tools echo their list back (in this order).
+fn strings_object(members: &[(&str, &str)]) -> Value<'static> {
+    Value::Object(
+        members.iter().map(|(k, v)| ((*k).to_owned().into(), Value::String((*v).to_owned().into()))).collect(),
+    )
+}
 
 /// The planner request of a dialect call whose arguments passed their schema, or the
 /// message that refuses it; `current` is the list it may patch (Cursor's `merge`,
@@ -362,63 +275,25 @@ pub fn request(args: DialectArgs, current: &[Todo]) -> Result<Request, String> {
 /// [`request`] for a call the agent's own tool answered with `answer` (observed): where
 /// the answer holds what the call does not (a new task's id), it is read from there.
 pub fn request_answered(args: DialectArgs, current: &[Todo], answer: Option<&str>) -> Result<Request, String> {
-    let reply = |(items, reply): (Vec<Item>, String)| (items, None, reply);
-    let (items, note, reply): (Vec<Item>, Option<String>, String) = match args {
-        DialectArgs::TaskCreate(args) => reply(claude_tasks::create(args, current, answer.and_then(created_id))),
-        DialectArgs::TaskUpdate(args) => match claude_tasks::update(args, current) {
-            Reading::List(items, note, reply) => (items, note, reply),
-            Reading::Answer(text) => return Ok(Request::Answer(text)),
-        },
-        DialectArgs::TaskList(_) => return Ok(Request::Answer(claude_tasks::list(current))),
-        DialectArgs::TaskGet(args) => return Ok(Request::Answer(claude_tasks::get(args, current))),
-        DialectArgs::TodoWrite(args) => {
-            (args.todos.into_iter().map(|t| (t.id, t.content, t.status)).collect(), None, CLAUDE_CODE_REPLY.to_owned())
-        }
-        DialectArgs::GeminiWriteTodos(args) => reply(gemini::items(args)?),
-        DialectArgs::LangChainWriteTodos(args) => reply(langchain::items(args)?),
-        DialectArgs::CursorTodoWrite(args) => reply(cursor::items(args, current)?),
-        DialectArgs::OpenCodeTodoWrite(args) => reply(opencode::items(args)?),
-        DialectArgs::DroidTodoWrite(args) => reply(droid::items(args)?),
-        DialectArgs::TaskProgress(args) => reply(cline::items(args)?),
-        DialectArgs::UpdatePlan(args) => (
-            args.plan.into_iter().map(|s| (None, s.step, s.status)).collect(),
-            args.explanation,
-            "Plan updated".to_owned(),
-        ),
-        DialectArgs::UpdateTodoList(args) => {
-            let items = checklist(&args.todos);
-            if items.is_empty() {
-                return Err(
-                    "No checklist items found. Send lines like `[ ] task`, `[-] task in progress`, `[x] done task`."
-                        .to_owned(),
-                );
-            }
-            (
-                items.into_iter().map(|(content, status)| (None, content, status)).collect(),
-                None,
-                "Todo list updated successfully.".to_owned(),
-            )
-        }
-        DialectArgs::TaskTracker(args) => match (args.command, args.task_list) {
-            (TaskTrackerCommand::View, _) => return Ok(Request::Answer(view(current))),
-            (TaskTrackerCommand::Plan, None) => return Err("command \"plan\" needs task_list.".to_owned()),
-            (TaskTrackerCommand::Plan, Some(tasks)) => {
-                let count = tasks.len();
-                let items = tasks.into_iter().map(|t| {
-                    let status = match t.status {
-                        TaskStatus::Todo => TodoStatus::Pending,
-                        TaskStatus::InProgress => TodoStatus::InProgress,
-                        TaskStatus::Done => TodoStatus::Completed,
-                    };
-                    (t.id, t.title, status)
-                });
-                (
-                    items.collect(),
-                    None,
-                    format!("Task list has been updated with {count} item{}.", if count == 1 { "" } else { "s" }),
-                )
-            }
-        },
+    let reading = match args {
+        DialectArgs::TodoWrite(args) => claude_code::read(args),
+        DialectArgs::TaskCreate(args) => claude_tasks::create(args, current, answer.and_then(created_id)),
+        DialectArgs::TaskUpdate(args) => claude_tasks::update(args, current),
+        DialectArgs::TaskList(_) => Reading::Answer(claude_tasks::list(current)),
+        DialectArgs::TaskGet(args) => Reading::Answer(claude_tasks::get(args, current)),
+        DialectArgs::UpdatePlan(args) => codex::read(args),
+        DialectArgs::UpdateTodoList(args) => roo::read(args)?,
+        DialectArgs::TaskTracker(args) => openhands::read(args, current)?,
+        DialectArgs::GeminiWriteTodos(args) => gemini::read(args)?,
+        DialectArgs::LangChainWriteTodos(args) => langchain::read(args),
+        DialectArgs::CursorTodoWrite(args) => cursor::read(args, current)?,
+        DialectArgs::OpenCodeTodoWrite(args) => opencode::read(args),
+        DialectArgs::DroidTodoWrite(args) => droid::read(args)?,
+        DialectArgs::TaskProgress(args) => cline::read(args)?,
+    };
+    let (items, note, reply) = match reading {
+        Reading::List(items, note, reply) => (items, note, reply),
+        Reading::Answer(text) => return Ok(Request::Answer(text)),
     };
     if let Some(at) = items.iter().position(|(_, content, _)| content.trim().is_empty()) {
         return Err(format!("Item {} has no text: every item needs some.", at + 1));
@@ -430,9 +305,10 @@ pub fn request_answered(args: DialectArgs, current: &[Todo], answer: Option<&str
         ));
     }
     let mut todos: Vec<Todo> = Vec::with_capacity(items.len());
-    let mut taken = Taken::default();
+    let mut taken = ids::Taken::default();
     for (id, content, status) in items {
-        let id = unique_id(id.as_deref().filter(|i| !i.trim().is_empty()).unwrap_or(&content), todos.len(), &mut taken);
+        let id =
+            ids::unique_id(id.as_deref().filter(|i| !i.trim().is_empty()).unwrap_or(&content), todos.len(), &mut taken);
         todos.push(Todo { id, content: cap(content.trim(), CONTENT_MAX), status });
     }
     Ok(Request::Replace { todos, note: note.map(|n| cap(&n, 200)), reply })
@@ -457,93 +333,6 @@ pub enum DialectArgs {
     TaskProgress(TaskProgressArgs),
 }
 
-/// OpenHands' rendering of the list, for `view`.
-pub fn view(todos: &[Todo]) -> String {
-    if todos.is_empty() {
-        return "No task list. Use the \"plan\" command to create one.".to_owned();
-    }
-    let mut out = String::from("# Task List\n");
-    for (i, todo) in todos.iter().enumerate() {
-        let mark = match todo.status {
-            TodoStatus::Pending => "todo",
-            TodoStatus::InProgress => "in_progress",
-            TodoStatus::Completed => "done",
-        };
-        out.push_str(&format!("\n{}. [{mark}] {}", i + 1, todo.content));
-    }
-    out
-}
-
-/// The items of a markdown checklist: `[ ]` pending, `[-]` or `[~]` in progress,
-/// `[x]` done, optionally after a list marker (`-`, `*`, `+`, `1.`).
-fn checklist(text: &str) -> Vec<(String, TodoStatus)> {
-    let mut items = Vec::new();
-    for line in text.lines() {
-        let mut rest = line.trim_start();
-        if let Some(after) = rest.strip_prefix(['-', '*', '+']).filter(|r| r.starts_with(' ')) {
-            rest = after.trim_start();
-        } else if let Some(dot) =
-            rest.find(['.', ')']).filter(|&i| i > 0 && rest[..i].bytes().all(|b| b.is_ascii_digit()))
-        {
-            rest = rest[dot + 1..].trim_start();
-        }
-        let status = match rest.get(..3) {
-            Some("[ ]") => TodoStatus::Pending,
-            Some("[-]" | "[~]") => TodoStatus::InProgress,
-            Some("[x]" | "[X]") => TodoStatus::Completed,
-            _ => continue,
-        };
-        let content = rest[3..].trim();
-        if !content.is_empty() {
-            items.push((content.to_owned(), status));
-        }
-    }
-    items
-}
-
-/// Lowercase ASCII words of `text` joined by `_`, at most [`ID_MAX`] characters (empty
-/// when it has no ASCII letter or digit). The slug of a slug is itself.
-fn slug(text: &str) -> String {
-    let mut slug = String::new();
-    for c in text.chars() {
-        if c.is_ascii_alphanumeric() {
-            slug.push(c.to_ascii_lowercase());
-        } else if !slug.is_empty() && !slug.ends_with('_') {
-            slug.push('_');
-        }
-        if slug.len() >= ID_MAX {
-            break;
-        }
-    }
-    slug.truncate(slug.trim_end_matches('_').len());
-    slug
-}
-
-/// A stable id from text: lowercase ASCII words joined by `_`, at most 40 characters,
-/// `todo_N` when the text has no ASCII letters or digits, and a suffix when taken.
-fn unique_id(text: &str, index: usize, taken: &mut Taken) -> String {
-    let slug = slug(text);
-    let base = if slug.is_empty() { format!("todo_{}", index + 1) } else { slug };
-    let mut id = base.clone();
-    // Suffixes go on from the last one this base was given, so that a list of many
-    // equal texts is not quadratic.
-    let next = taken.suffixes.entry(base.clone()).or_insert(2);
-    while taken.ids.contains(&id) {
-        let suffix = format!("_{next}");
-        id = format!("{}{suffix}", &base[..base.len().min(ID_MAX - suffix.len())]);
-        *next += 1;
-    }
-    taken.ids.insert(id.clone());
-    id
-}
-
-/// The ids given so far in one list, and the next suffix of each base.
-#[derive(Default)]
-struct Taken {
-    ids: std::collections::BTreeSet<String>,
-    suffixes: std::collections::BTreeMap<String, usize>,
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -557,7 +346,13 @@ mod tests {
         DialectArgs::TodoWrite(TodoWriteArgs {
             todos: items
                 .iter()
-                .map(|(c, s)| TodoWriteItem { content: (*c).into(), status: *s, active_form: None, id: None })
+                .map(|(c, s)| TodoWriteItem {
+                    content: (*c).into(),
+                    status: *s,
+                    active_form: None,
+                    id: None,
+                    priority: None,
+                })
                 .collect(),
         })
     }
@@ -615,7 +410,7 @@ mod tests {
             [TodoStatus::Completed, TodoStatus::InProgress, TodoStatus::InProgress, TodoStatus::Pending]
         );
         assert_eq!(todos[19].content, long.trim(), "1,499 characters, kept whole");
-        assert!(todos[19].id.len() <= ID_MAX);
+        assert!(todos[19].id.len() <= ids::ID_MAX);
         // Past the bounds, the text is cut (marked) and the list refused, saying why.
         let longer = "w".repeat(CONTENT_MAX + 50);
         let todos = replaced(ask(todo_write(&[(&longer, TodoStatus::Pending)])));
@@ -663,6 +458,6 @@ mod tests {
         let view_args =
             DialectArgs::TaskTracker(TaskTrackerArgs { command: TaskTrackerCommand::View, task_list: None });
         assert!(matches!(ask(view_args), Ok(Request::Answer(text)) if text.starts_with("No task list")));
-        assert_eq!(view(&todos), "# Task List\n\n1. [done] A\n2. [todo] B");
+        assert_eq!(openhands::view(&todos), "# Task List\n\n1. [done] A\n2. [todo] B");
     }
 }

@@ -3,43 +3,11 @@
 
 use schemars::JsonSchema;
 
-use super::{Item, Reply, MAX_TODOS};
-use crate::json::from_value::{enum_from_value, struct_from_value};
+use super::status::CancellableStatus;
+use super::{strings_object, Item, Reading, MAX_TODOS};
+use crate::json::from_value::struct_from_value;
 use crate::json::value::Value;
 use crate::json::write::to_string_pretty;
-use crate::plan::todos::TodoStatus;
-
-/// A todo's status in OpenCode.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum OpenCodeStatus {
-    Pending,
-    InProgress,
-    Completed,
-    // Dropped: it counts as finished.
-    Cancelled,
-}
-
-enum_from_value!(OpenCodeStatus, "snake_case" [Pending, InProgress, Completed, Cancelled]);
-
-impl OpenCodeStatus {
-    fn as_str(self) -> &'static str {
-        match self {
-            OpenCodeStatus::Pending => "pending",
-            OpenCodeStatus::InProgress => "in_progress",
-            OpenCodeStatus::Completed => "completed",
-            OpenCodeStatus::Cancelled => "cancelled",
-        }
-    }
-
-    fn todo_status(self) -> TodoStatus {
-        match self {
-            OpenCodeStatus::Pending => TodoStatus::Pending,
-            OpenCodeStatus::InProgress => TodoStatus::InProgress,
-            OpenCodeStatus::Completed | OpenCodeStatus::Cancelled => TodoStatus::Completed,
-        }
-    }
-}
 
 /// One item of OpenCode's `todowrite`.
 #[derive(Debug, Clone, PartialEq, JsonSchema)]
@@ -48,7 +16,7 @@ pub struct OpenCodeTodo {
     #[schemars(length(max = 2000))]
     pub content: String,
     /// Current status of the task: pending, in_progress, completed, cancelled.
-    pub status: OpenCodeStatus,
+    pub status: CancellableStatus,
     /// Priority level of the task: high, medium, low.
     #[serde(default)]
     #[schemars(with = "String", length(max = 200))]
@@ -72,25 +40,15 @@ pub struct OpenCodeTodoWriteArgs {
 struct_from_value!(OpenCodeTodoWriteArgs { todos });
 
 /// The items, and OpenCode's answer: the list as `JSON.stringify(todos, null, 2)`.
-pub fn items(args: OpenCodeTodoWriteArgs) -> Reply {
-    let echoed = Value::Array(
-        args.todos
-            .iter()
-            .map(|t| {
-                let mut members = vec![
-                    ("content".into(), Value::String(t.content.as_str().into())),
-                    ("status".into(), Value::String(t.status.as_str().into())),
-                ];
-                for (key, value) in [("priority", &t.priority), ("id", &t.id)] {
-                    if let Some(value) = value {
-                        members.push((key.into(), Value::String(value.as_str().into())));
-                    }
-                }
-                Value::Object(members)
-            })
-            .collect(),
-    );
-    let reply = to_string_pretty(&echoed);
+pub(super) fn read(args: OpenCodeTodoWriteArgs) -> Reading {
+    let echoed = args.todos.iter().map(|t| {
+        let given = [("priority", &t.priority), ("id", &t.id)];
+        let optional = given.iter().filter_map(|(key, value)| Some((*key, value.as_deref()?)));
+        let members: Vec<(&str, &str)> =
+            [("content", t.content.as_str()), ("status", t.status.as_str())].into_iter().chain(optional).collect();
+        strings_object(&members)
+    });
+    let reply = to_string_pretty(&Value::Array(echoed.collect()));
     let items: Vec<Item> = args.todos.into_iter().map(|t| (t.id, t.content, t.status.todo_status())).collect();
-    Ok((items, reply))
+    Reading::replace(items, &reply)
 }
