@@ -14,19 +14,19 @@
 //! are the state of the task, so they go in as they are: a goal that mentions
 //! `{{{name}}}` keeps saying so.
 
-use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet};
+mod input;
+mod writer;
 
-use schemars::JsonSchema;
-use serde::Serialize;
+pub use input::{Budget, ComposeInput, Composed, CurrentPlan, PromptComponent, PromptParts};
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
 
 use crate::error::issue::{Issue, PathSegment};
 use crate::error::{Error, Result};
-use crate::json::from_value::{key, read_or, struct_from_value, Case, Fields, FromValue, Mismatch};
-use crate::json::value::Value;
 use crate::prompts::Language;
-use crate::prompts::{self, Piece};
-use crate::validate::schema::Record;
+use crate::prompts::{self};
+use writer::Writer;
 
 /// The parts planloop places between the base prompt and the user's components, in order.
 const PARTS: [&str; 6] = ["core", "plan", "planner_tools", "continuation_protocol", "tool_guidelines", "output_format"];
@@ -38,134 +38,6 @@ const RESERVED: [&str; 4] = ["base", "plan", "planner_tools", "budget"];
 /// A prompt longer than this serves no model; the cap also keeps a value repeated in
 /// many placeholders from growing the prompt without bound.
 pub const PROMPT_MAX_CHARS: usize = 10_000_000;
-
-/// A component of the user's own, such as house rules or an output format.
-#[derive(Debug, Clone, PartialEq, JsonSchema)]
-#[schemars(deny_unknown_fields)]
-pub struct PromptComponent {
-    /// Lowercase letters, digits and `_`, starting with a letter. A shared component's
-    /// name (`core`, `continuation_protocol`, `tool_guidelines`, `output_format`) replaces
-    /// planloop's text for it, in its place.
-    #[schemars(length(min = 1, max = 64))]
-    pub name: String,
-    /// Used as it is, without a heading of planloop's.
-    #[schemars(length(max = 100_000))]
-    pub text: String,
-}
-
-struct_from_value!(PromptComponent { name, text });
-
-/// Where the task stands, for seed 001's current-plan block.
-#[derive(Debug, Clone, PartialEq, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[schemars(deny_unknown_fields)]
-pub struct CurrentPlan {
-    /// The task, as the user asked for it.
-    #[schemars(length(min = 1, max = 10_000))]
-    pub goal: String,
-    /// The step under way; without one, the model is asked to plan its steps first.
-    #[serde(default)]
-    #[schemars(length(min = 1, max = 10_000))]
-    pub step: Option<String>,
-    /// The current step's number, from 1 (with `totalSteps`).
-    #[serde(default)]
-    #[schemars(with = "u32", range(min = 1, max = 10_000))]
-    pub step_number: Option<u32>,
-    /// How many steps the plan has (with `stepNumber`).
-    #[serde(default)]
-    #[schemars(with = "u32", range(min = 1, max = 10_000))]
-    pub total_steps: Option<u32>,
-}
-
-struct_from_value!(CurrentPlan, "camelCase" { goal, step, step_number, total_steps });
-
-/// The tool rounds left, as a session's `next` reports them.
-#[derive(Debug, Clone, Copy, PartialEq, JsonSchema)]
-#[schemars(deny_unknown_fields)]
-pub struct Budget {
-    /// Tool rounds left (at most `total`).
-    #[schemars(range(max = 100_000))]
-    pub remaining: u32,
-    /// Tool rounds in all.
-    #[schemars(range(min = 1, max = 100_000))]
-    pub total: u32,
-}
-
-struct_from_value!(Budget { remaining, total });
-
-/// The parts of a prompt the host writes: the base prompt, its components, the toggles
-/// and the values. `Session::system_prompt` takes these alone and fills in the rest.
-#[derive(Debug, Clone, PartialEq, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[schemars(deny_unknown_fields)]
-pub struct PromptParts {
-    /// The agent's own prompt; it comes first.
-    #[schemars(length(max = 1_000_000))]
-    pub base: String,
-    /// The user's components, each name once.
-    #[serde(default)]
-    #[schemars(length(max = 256))]
-    pub components: Vec<PromptComponent>,
-    /// Parts on or off by name. On unless set: `core` (which cannot be turned off),
-    /// `plan` and `budget` when given, `planner_tools`, `tool_guidelines`,
-    /// `output_format` when it has a text, and the user's components. Off unless set:
-    /// `continuation_protocol`. A name that is no part is an error.
-    #[serde(default)]
-    pub features: Record<bool>,
-    /// Text for each `{{{key}}}` in the base prompt and the components (each value at
-    /// most 1,000,000 characters). Keys without a value stay as written and are listed
-    /// in `unresolved`.
-    #[serde(default)]
-    #[schemars(extend("additionalProperties" = {"type": "string", "maxLength": 1_000_000}))]
-    pub values: Record<String>,
-}
-
-struct_from_value!(PromptParts, "camelCase" {
-    base,
-    components = Default::default(),
-    features = Default::default(),
-    values = Default::default(),
-});
-
-/// What `composePrompt` takes. Only `base` is required.
-#[derive(Debug, Clone, PartialEq, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[schemars(deny_unknown_fields)]
-pub struct ComposeInput {
-    #[serde(flatten)]
-    pub parts: PromptParts,
-    /// The language of planloop's texts (`"en"` unless set).
-    #[serde(default)]
-    pub language: Language,
-    /// The task and its current step.
-    #[serde(default)]
-    pub plan: Option<CurrentPlan>,
-    /// The tool rounds left, as the last line.
-    #[serde(default)]
-    pub budget: Option<Budget>,
-}
-
-/// `parts` reads the members the other fields leave, as serde's `flatten` does.
-impl FromValue for ComposeInput {
-    fn from_value(value: &mut Value<'_>, mismatch: &mut Mismatch) -> Self {
-        let mut fields = Fields::new(value, mismatch);
-        let language = read_or(fields.get(key!(Case::Camel; language)), Language::default, mismatch);
-        let plan = Option::from_value(fields.get(key!(Case::Camel; plan)), mismatch);
-        let budget = Option::from_value(fields.get(key!(Case::Camel; budget)), mismatch);
-        ComposeInput { parts: PromptParts::from_value(&mut fields.rest(), mismatch), language, plan, budget }
-    }
-}
-
-/// A composed system prompt.
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct Composed {
-    pub prompt: String,
-    /// The parts in the prompt, in order: `base` first (unless it is empty).
-    pub components: Vec<String>,
-    /// The `{{{keys}}}` left in the prompt for want of a value, each once, in order.
-    pub unresolved: Vec<String>,
-}
 
 /// A part of the prompt and whether values fill it.
 struct Part<'a> {
@@ -210,10 +82,8 @@ pub fn compose_as(input: &ComposeInput, argument: &'static str) -> Result<Compos
         parts.push(Part { name: "budget", text: Cow::Owned(line), fill: false });
     }
     let values: BTreeMap<&str, &str> = input.parts.values.0.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    let mut writer = Writer { argument, ..Writer::default() };
     // Room for the texts and the breaks between them (values may need a little more).
-    let room = parts.iter().map(|part| part.text.len() + 2).sum::<usize>().min(PROMPT_MAX_CHARS);
-    writer.prompt.reserve(room);
+    let mut writer = Writer::new(argument, parts.iter().map(|part| part.text.len() + 2).sum());
     for part in &parts {
         writer.part(part, &values)?;
     }
@@ -286,71 +156,6 @@ fn at(keys: &[&str]) -> Vec<PathSegment> {
 fn is_component_name(name: &str) -> bool {
     name.starts_with(|c: char| c.is_ascii_lowercase())
         && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
-}
-
-/// The prompt as it grows, within [`PROMPT_MAX_CHARS`].
-#[derive(Default)]
-struct Writer<'a> {
-    /// The argument errors name.
-    argument: &'static str,
-    prompt: String,
-    /// The characters in the first `counted` bytes of the prompt.
-    chars: usize,
-    counted: usize,
-    components: Vec<String>,
-    unresolved: Vec<&'a str>,
-    seen: BTreeSet<&'a str>,
-}
-
-impl<'a> Writer<'a> {
-    fn part(&mut self, part: &'a Part<'a>, values: &BTreeMap<&str, &'a str>) -> Result<()> {
-        let text = part.text.trim_matches(['\r', '\n']);
-        if text.is_empty() {
-            return Ok(());
-        }
-        if !self.prompt.is_empty() {
-            self.push("\n\n")?;
-        }
-        self.components.push(part.name.to_owned());
-        if !part.fill {
-            return self.push(text);
-        }
-        for piece in prompts::pieces(text) {
-            match piece {
-                Piece::Text(text) => self.push(text)?,
-                Piece::Placeholder { key, text } => match values.get(key) {
-                    Some(value) => self.push(value)?,
-                    None => {
-                        if self.seen.insert(key) {
-                            self.unresolved.push(key);
-                        }
-                        self.push(text)?;
-                    }
-                },
-            }
-        }
-        Ok(())
-    }
-
-    fn push(&mut self, text: &str) -> Result<()> {
-        // Characters are never more than bytes: counted (each once) only when the bytes
-        // could be over.
-        if self.prompt.len() + text.len() > PROMPT_MAX_CHARS {
-            self.chars += self.prompt[self.counted..].chars().count();
-            self.counted = self.prompt.len();
-            if self.chars + text.chars().count() > PROMPT_MAX_CHARS {
-                let message = format!("The composed prompt would be over {PROMPT_MAX_CHARS} characters");
-                return Err(Error::invalid_options(self.argument, vec![Issue::custom(message, Vec::new())]));
-            }
-        }
-        self.prompt.push_str(text);
-        Ok(())
-    }
-
-    fn done(self) -> Composed {
-        let unresolved = self.unresolved.into_iter().map(str::to_owned).collect();
-        Composed { prompt: self.prompt, components: self.components, unresolved }
-    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,80 @@
+//! The prompt as it is written, part by part, with values filled in and the length cap
+//! kept.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::{Composed, Part, PROMPT_MAX_CHARS};
+use crate::error::issue::Issue;
+use crate::error::{Error, Result};
+use crate::prompts::{self, Piece};
+
+/// The prompt as it grows, within [`PROMPT_MAX_CHARS`].
+#[derive(Default)]
+pub(super) struct Writer<'a> {
+    /// The argument errors name.
+    argument: &'static str,
+    prompt: String,
+    /// The characters in the first `counted` bytes of the prompt.
+    chars: usize,
+    counted: usize,
+    components: Vec<String>,
+    unresolved: Vec<&'a str>,
+    seen: BTreeSet<&'a str>,
+}
+
+impl<'a> Writer<'a> {
+    /// A writer whose errors name `argument`, with room for `room` bytes.
+    pub(super) fn new(argument: &'static str, room: usize) -> Self {
+        Writer { argument, prompt: String::with_capacity(room.min(PROMPT_MAX_CHARS)), ..Writer::default() }
+    }
+
+    /// Appends `part` (values filled in where it takes them), after a blank line.
+    pub(super) fn part(&mut self, part: &'a Part<'a>, values: &BTreeMap<&str, &'a str>) -> Result<()> {
+        let text = part.text.trim_matches(['\r', '\n']);
+        if text.is_empty() {
+            return Ok(());
+        }
+        if !self.prompt.is_empty() {
+            self.push("\n\n")?;
+        }
+        self.components.push(part.name.to_owned());
+        if !part.fill {
+            return self.push(text);
+        }
+        for piece in prompts::pieces(text) {
+            match piece {
+                Piece::Text(text) => self.push(text)?,
+                Piece::Placeholder { key, text } => match values.get(key) {
+                    Some(value) => self.push(value)?,
+                    None => {
+                        if self.seen.insert(key) {
+                            self.unresolved.push(key);
+                        }
+                        self.push(text)?;
+                    }
+                },
+            }
+        }
+        Ok(())
+    }
+
+    fn push(&mut self, text: &str) -> Result<()> {
+        // Characters are never more than bytes: counted (each once) only when the bytes
+        // could be over.
+        if self.prompt.len() + text.len() > PROMPT_MAX_CHARS {
+            self.chars += self.prompt[self.counted..].chars().count();
+            self.counted = self.prompt.len();
+            if self.chars + text.chars().count() > PROMPT_MAX_CHARS {
+                let message = format!("The composed prompt would be over {PROMPT_MAX_CHARS} characters");
+                return Err(Error::invalid_options(self.argument, vec![Issue::custom(message, Vec::new())]));
+            }
+        }
+        self.prompt.push_str(text);
+        Ok(())
+    }
+
+    pub(super) fn done(self) -> Composed {
+        let unresolved = self.unresolved.into_iter().map(str::to_owned).collect();
+        Composed { prompt: self.prompt, components: self.components, unresolved }
+    }
+}
