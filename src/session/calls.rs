@@ -158,30 +158,16 @@ impl Session {
         self.config.todo_dialects.iter().copied().filter(answered).collect()
     }
 
-    /// Cline's `task_progress` checklists on this response's calls, when that dialect is
-    /// on: the last one with items becomes the list (the call itself goes on as it is).
-    fn track_progress(&mut self, calls: &[ToolCallInput], iteration: u32, now: f64) {
+    /// Cline's `task_progress` checklist on a call's arguments, when that dialect is on:
+    /// one with items becomes the list (the call itself goes on as it is).
+    fn track_progress(&mut self, args: &Value<'_>, iteration: u32, now: f64) {
         if !self.config.todo_dialects.contains(&TodoDialect::TaskProgress) {
             return;
         }
-        for call in calls {
-            let parsed;
-            let args = match &call.args {
-                Value::String(text) => match json::parse(text.as_bytes()) {
-                    Ok(document) => {
-                        parsed = document;
-                        &*parsed
-                    }
-                    Err(_) => continue,
-                },
-                args => args,
-            };
-            let Some(Value::String(progress)) = args.get("task_progress") else { continue };
-            let args = DialectArgs::TaskProgress(dialects::TaskProgressArgs { task_progress: progress.to_string() });
-            if let Ok(Request::Replace { todos, note, .. }) = dialects::request(args, self.planner.todos()) {
-                if todos.is_empty() {
-                    continue;
-                }
+        let Some(Value::String(progress)) = args.get("task_progress") else { return };
+        let args = DialectArgs::TaskProgress(dialects::TaskProgressArgs { task_progress: progress.to_string() });
+        if let Ok(Request::Replace { todos, note, .. }) = dialects::request(args, self.planner.todos()) {
+            if !todos.is_empty() {
                 let before = self.planner.todos().to_vec();
                 self.planner.replace(WriteTodos { todos, focus: None, note }, now);
                 self.todos_replaced(TodoDialect::TaskProgress, &before, iteration, now);
@@ -222,7 +208,6 @@ impl Session {
     }
 
     pub(super) fn run_tools(&mut self, calls: Vec<ToolCallInput>, iteration: u32, now: f64) -> Result<Decision> {
-        self.track_progress(&calls, iteration, now);
         let names: Vec<&str> = calls.iter().map(|c| c.name.as_str()).collect();
         self.planner.record_iteration(&names);
         let batch = calls.len();
@@ -248,6 +233,7 @@ impl Session {
         let mut proposals = Vec::new();
         for call in host_calls {
             let args = host_args(call.args);
+            self.track_progress(&args, iteration, now);
             let observed = TodoDialect::for_tool(&call.name, &self.config.todo_dialects).and_then(|d| self.observed(d));
             let (class, basis) = self.config.tools.classify(&call.name, &args, &self.grants);
             // Another agent's todo tool only keeps a list: it runs without asking.

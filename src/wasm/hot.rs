@@ -344,32 +344,33 @@ mod tests {
         }
     }
 
-    #[test]
-    fn model_responses_read_as_the_general_path_reads_them() {
-        let (mut g, mut hot) = (Gen(0x9E37_79B9_7F4A_7C15), 0);
+    /// Holds `hot` to the general path on 20,000 inputs of `generate`, and checks that
+    /// it takes enough of them for that to mean something.
+    fn agrees<T: crate::json::from_value::FromValue + PartialEq + std::fmt::Debug>(
+        seed: u64,
+        generate: fn(&mut Gen) -> String,
+        hot: fn(&[u8]) -> Option<(T, f64)>,
+        schema: &'static crate::validate::schema::Schema,
+    ) {
+        let (mut g, mut taken) = (Gen(seed), 0);
         for _ in 0..20_000 {
-            let input = g.model_response();
-            if let Some(read) = model_response(input.as_bytes()) {
-                hot += 1;
-                let general = general(input.as_bytes(), &compiled::MODEL_RESPONSE);
-                assert_eq!(Some(read), general, "{input}");
+            let input = generate(&mut g);
+            if let Some(read) = hot(input.as_bytes()) {
+                taken += 1;
+                assert_eq!(Some(read), general(input.as_bytes(), schema), "{input}");
             }
         }
-        assert!(hot > 2_000, "the hot reader took only {hot} of 20,000 inputs");
+        assert!(taken > 2_000, "the hot reader took only {taken} of 20,000 inputs");
+    }
+
+    #[test]
+    fn model_responses_read_as_the_general_path_reads_them() {
+        agrees(0x9E37_79B9_7F4A_7C15, Gen::model_response, model_response, &compiled::MODEL_RESPONSE);
     }
 
     #[test]
     fn tool_results_read_as_the_general_path_reads_them() {
-        let (mut g, mut hot) = (Gen(0xD1B5_4A32_D192_ED03), 0);
-        for _ in 0..20_000 {
-            let input = g.tool_results();
-            if let Some(read) = tool_results(input.as_bytes()) {
-                hot += 1;
-                let general = general(input.as_bytes(), &compiled::TOOL_RESULTS);
-                assert_eq!(Some(read), general, "{input}");
-            }
-        }
-        assert!(hot > 2_000, "the hot reader took only {hot} of 20,000 inputs");
+        agrees(0xD1B5_4A32_D192_ED03, Gen::tool_results, tool_results, &compiled::TOOL_RESULTS);
     }
 
     #[test]

@@ -9,9 +9,11 @@ use super::ops::{Op, Status};
 use super::slab::{self, Slab};
 use super::{compose, hot, Input};
 use crate::error::Result;
+use crate::json::from_value::FromValue;
 use crate::json::value::Value;
 use crate::plan::tools;
 use crate::validate::compiled;
+use crate::validate::schema::Schema;
 
 use crate::session::review::{PlanReview, PlanReviewStore};
 use crate::session::Session;
@@ -66,23 +68,11 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, head: f64) -> Option<Result<S
         }),
         Op::SessionProposals => with(&|s, _| json(&s.proposals())),
         Op::SessionHandleModelResponse => slab::with(&SESSIONS, handle, |s| {
-            let (response, now_ms) = match hot::model_response(input) {
-                Some(read) => read,
-                None => {
-                    let a = Args::parse(input)?;
-                    (a.object(0, "response", &compiled::MODEL_RESPONSE)?, a.time(1, "nowMs")?)
-                }
-            };
+            let (response, now_ms) = value_and_time(input, hot::model_response, "response", &compiled::MODEL_RESPONSE)?;
             json(&s.handle_model_response(response, now_ms)?)
         }),
         Op::SessionHandleToolResults => slab::with(&SESSIONS, handle, |s| {
-            let (results, now_ms) = match hot::tool_results(input) {
-                Some(read) => read,
-                None => {
-                    let a = Args::parse(input)?;
-                    (a.object(0, "results", &compiled::TOOL_RESULTS)?, a.time(1, "nowMs")?)
-                }
-            };
+            let (results, now_ms) = value_and_time(input, hot::tool_results, "results", &compiled::TOOL_RESULTS)?;
             json(&s.handle_tool_results(results, now_ms)?)
         }),
         Op::SessionDrainEvents => with(&|s, _| json(&s.drain_events())),
@@ -116,4 +106,21 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, head: f64) -> Option<Result<S
         Op::ReviewsToJson => slab::with(&REVIEWS, handle, |store| json(store)),
         _ => return None,
     })
+}
+
+/// `[value, nowMs]` read by the `hot` reader where it can, else by the general path,
+/// which also says what is wrong.
+fn value_and_time<T: FromValue>(
+    input: &[u8],
+    hot: fn(&[u8]) -> Option<(T, f64)>,
+    name: &str,
+    schema: &'static Schema,
+) -> Result<(T, f64)> {
+    match hot(input) {
+        Some(read) => Ok(read),
+        None => {
+            let a = Args::parse(input)?;
+            Ok((a.object(0, name, schema)?, a.time(1, "nowMs")?))
+        }
+    }
 }
