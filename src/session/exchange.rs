@@ -41,9 +41,9 @@ struct_from_value!(BeginTurn, "camelCase" { message, now_ms, user_id, chat_id, r
 #[schemars(deny_unknown_fields)]
 pub struct ToolCallInput {
     /// The provider's id for the call; the result must carry the same id.
-    #[schemars(length(min = 1, max = 256))]
+    #[schemars(length(min = 1, max = NAME_MAX))]
     pub id: String,
-    #[schemars(length(min = 1, max = 256))]
+    #[schemars(length(min = 1, max = NAME_MAX))]
     pub name: String,
     /// The arguments: the raw JSON text the provider returned, or an object.
     #[serde(default)]
@@ -51,6 +51,13 @@ pub struct ToolCallInput {
 }
 
 struct_from_value!(ToolCallInput { id, name, args = Value::Undefined });
+
+/// The longest id or tool name a call may have.
+pub const NAME_MAX: usize = 256;
+/// The longest text a model response may have.
+pub const TEXT_MAX: usize = 1_000_000;
+/// The longest standard error a tool result may carry.
+pub const STDERR_MAX: usize = 10_000_000;
 
 /// The most tool calls one model response may carry.
 pub const MAX_TOOL_CALLS: usize = 256;
@@ -62,7 +69,7 @@ pub const MAX_TOOL_CALLS: usize = 256;
 pub struct ModelResponse {
     /// The text of the response (`null` or absent when there is none).
     #[serde(default)]
-    #[schemars(with = "Option<String>", length(max = 1_000_000))]
+    #[schemars(with = "Option<String>", length(max = TEXT_MAX))]
     pub text: Option<String>,
     #[serde(default)]
     #[schemars(length(max = MAX_TOOL_CALLS))]
@@ -77,14 +84,14 @@ struct_from_value!(ModelResponse, "camelCase" { text, tool_calls = Default::defa
 #[schemars(deny_unknown_fields)]
 pub struct ToolResult {
     /// The id of the call it answers.
-    #[schemars(length(min = 1, max = 256))]
+    #[schemars(length(min = 1, max = NAME_MAX))]
     pub id: String,
     /// What the tool returned: text, or any value (sent to the model as JSON). For a
     /// command, its standard output. `undefined` is no output.
     pub output: Value<'static>,
     /// A command's standard error, when it is kept apart.
     #[serde(default)]
-    #[schemars(with = "String", length(max = 10_000_000))]
+    #[schemars(with = "String", length(max = STDERR_MAX))]
     pub stderr: Option<String>,
     #[serde(default)]
     pub is_error: bool,

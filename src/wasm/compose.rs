@@ -16,6 +16,7 @@ use super::Input;
 use crate::error::{Error, Result};
 use crate::json::value::Value;
 use crate::prompts::compose::{compose, ComposeInput, Composed, PromptComponent};
+use crate::prompts::compose::{BASE_MAX, COMPONENTS_MAX, NAME_MAX, TEXT_MAX};
 use crate::validate::compiled;
 
 /// `[input]`, as any call's arguments.
@@ -57,12 +58,6 @@ pub fn raw(given: Input<'_>, head: f64) -> Result<Status> {
     }
     written(&compose(&input)?)
 }
-
-/// The schema's limits (see `PromptParts` and `PromptComponent`), in characters.
-const BASE_MAX: usize = 1_000_000;
-const COMPONENTS_MAX: usize = 256;
-const NAME_MAX: usize = 64;
-const TEXT_MAX: usize = 100_000;
 
 /// The raw texts not yet taken.
 struct Texts<'a> {

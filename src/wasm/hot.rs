@@ -15,7 +15,9 @@ use std::borrow::Cow;
 
 use crate::json::value::Value;
 use crate::json::{Decoded, Parser};
-use crate::session::exchange::{ModelResponse, ToolCallInput, ToolResult, MAX_TOOL_CALLS};
+use crate::session::exchange::{
+    ModelResponse, ToolCallInput, ToolResult, MAX_TOOL_CALLS, NAME_MAX, STDERR_MAX, TEXT_MAX,
+};
 use crate::validate::schema::{ANY_MAX_DEPTH, ANY_MAX_NODES};
 
 /// `[response, nowMs]`, when plain.
@@ -29,7 +31,7 @@ pub fn model_response(input: &[u8]) -> Option<(ModelResponse, f64)> {
             text = true;
             response.text = match r.p.peek()? {
                 b'n' => r.p.literal("null").ok().map(|_| None)?,
-                _ => Some(r.string(0, 1_000_000)?),
+                _ => Some(r.string(0, TEXT_MAX)?),
             };
             Some(())
         }
@@ -70,8 +72,8 @@ impl<'a> Reader<'a> {
     fn tool_call(&mut self) -> Option<ToolCallInput> {
         let (mut id, mut name, mut args) = (None, None, None);
         self.object(|r, key| match key {
-            "id" if id.is_none() => r.string(1, 256).map(|s| id = Some(s)),
-            "name" if name.is_none() => r.string(1, 256).map(|s| name = Some(s)),
+            "id" if id.is_none() => r.string(1, NAME_MAX).map(|s| id = Some(s)),
+            "name" if name.is_none() => r.string(1, NAME_MAX).map(|s| name = Some(s)),
             "args" if args.is_none() => r.any(0, &mut 0).map(|v| args = Some(v)),
             _ => None,
         })?;
@@ -95,9 +97,9 @@ impl<'a> Reader<'a> {
                 return None;
             }
             match field {
-                0 => result.id = r.string(1, 256)?,
+                0 => result.id = r.string(1, NAME_MAX)?,
                 1 => result.output = r.any(0, &mut 0)?,
-                2 => result.stderr = Some(r.string(0, 10_000_000)?),
+                2 => result.stderr = Some(r.string(0, STDERR_MAX)?),
                 3 => result.is_error = r.boolean()?,
                 4 => result.duration_ms = Some(r.p.number().ok().filter(|n| n.is_finite() && *n >= 0.0)?),
                 _ => {

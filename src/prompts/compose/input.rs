@@ -9,6 +9,12 @@ use crate::json::value::Value;
 use crate::prompts::Language;
 use crate::validate::schema::Record;
 
+/// The schema's limits (in characters) that the raw crossing of the texts checks too.
+pub const BASE_MAX: usize = 1_000_000;
+pub const COMPONENTS_MAX: usize = 256;
+pub const NAME_MAX: usize = 64;
+pub const TEXT_MAX: usize = 100_000;
+
 /// A component of the user's own, such as house rules or an output format.
 #[derive(Debug, Clone, PartialEq, JsonSchema)]
 #[schemars(deny_unknown_fields)]
@@ -16,10 +22,10 @@ pub struct PromptComponent {
     /// Lowercase letters, digits and `_`, starting with a letter. A shared component's
     /// name (`core`, `continuation_protocol`, `tool_guidelines`, `output_format`) replaces
     /// planloop's text for it, in its place.
-    #[schemars(length(min = 1, max = 64))]
+    #[schemars(length(min = 1, max = NAME_MAX))]
     pub name: String,
     /// Used as it is, without a heading of planloop's.
-    #[schemars(length(max = 100_000))]
+    #[schemars(length(max = TEXT_MAX))]
     pub text: String,
 }
 
@@ -70,11 +76,11 @@ struct_from_value!(Budget { remaining, total });
 #[schemars(deny_unknown_fields)]
 pub struct PromptParts {
     /// The agent's own prompt; it comes first.
-    #[schemars(length(max = 1_000_000))]
+    #[schemars(length(max = BASE_MAX))]
     pub base: String,
     /// The user's components, each name once.
     #[serde(default)]
-    #[schemars(length(max = 256))]
+    #[schemars(length(max = COMPONENTS_MAX))]
     pub components: Vec<PromptComponent>,
     /// Parts on or off by name. On unless set: `core` (which cannot be turned off),
     /// `plan` and `budget` when given, `planner_tools`, `tool_guidelines`,
