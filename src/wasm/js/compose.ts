@@ -5,16 +5,15 @@
 // as any call's arguments do, and the core says what is wrong with it.
 import type { ComposeInput } from "../types";
 import { wellFormed } from "./encode.js";
+import { COMPOSE_LIMITS } from "./ops.js";
 
 /** The keys an input may have (the schema's; it refuses any other). */
 const KEYS = new Set(["base", "components", "features", "values", "language", "plan", "budget"]);
 const hasOwn = Object.prototype.hasOwnProperty;
 
-/** The schema's limits, in UTF-16 units (never fewer than characters, which it counts). */
-const BASE_MAX = 1_000_000;
-const COMPONENTS_MAX = 256;
-const NAME_MAX = 64;
-const TEXT_MAX = 100_000;
+// The schema's limits are in characters; a string's length in UTF-16 units is never
+// fewer, so a text within them by length is within them.
+const { BASE_MAX, COMPONENTS_MAX, NAME_MAX, TEXT_MAX } = COMPOSE_LIMITS;
 
 /** What crosses: the input without its texts, their lengths (the base, then each
  * component's name and text), and the texts, joined. */

@@ -77,3 +77,11 @@ export const ORIGINS = ["string", "array", "number", "unknown"] as const;
 /** A todo's `status` and a reasoning event's `phase`, by number. */
 export const STATUSES = ["pending", "in_progress", "completed"] as const;
 export const PHASES = ["plan", "act", "obs", "reflect"] as const;
+
+/** `composePrompt`'s limits, in characters (see src/prompts/compose/input.rs). */
+export const COMPOSE_LIMITS = {
+  BASE_MAX: 1000000,
+  COMPONENTS_MAX: 256,
+  NAME_MAX: 64,
+  TEXT_MAX: 100000,
+} as const;
