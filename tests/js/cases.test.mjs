@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { test } from "node:test";
 
 import { startServer } from "../../scripts/serve.mjs";
-import { launchChromium } from "./support/browser.mjs";
+import { launchChromium, webPackage } from "./support/browser.mjs";
 import { cases, runCases } from "./support/cases.mjs";
 import { planloop } from "./support/pkg.mjs";
 
@@ -20,9 +20,7 @@ test("Chromium: every shared case passes against the web build, with no console 
   const files = {
     "/": `${root}target/cases/index.html`,
     "/cases.mjs": `${root}tests/js/support/cases.mjs`,
-    "/pkg/web/planloop.js": `${root}pkg/web/planloop.js`,
-    "/pkg/web/planloop_bg.wasm": `${root}pkg/web/planloop_bg.wasm`,
-    "/pkg/web/planloop_session_bg.wasm": `${root}pkg/web/planloop_session_bg.wasm`,
+    ...webPackage(root),
   };
   const { server, url } = await startServer((path) => files[path] ?? null);
   let browser;

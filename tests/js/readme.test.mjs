@@ -8,7 +8,7 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
 import { startServer } from "../../scripts/serve.mjs";
-import { launchChromium } from "./support/browser.mjs";
+import { launchChromium, webPackage } from "./support/browser.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -57,9 +57,7 @@ async function runInBrowser(dir, source) {
   const files = {
     "/": `${dir}/index.html`,
     "/example.js": `${dir}/example.js`,
-    "/pkg/web/planloop.js": `${root}pkg/web/planloop.js`,
-    "/pkg/web/planloop_bg.wasm": `${root}pkg/web/planloop_bg.wasm`,
-    "/pkg/web/planloop_session_bg.wasm": `${root}pkg/web/planloop_session_bg.wasm`,
+    ...webPackage(root),
   };
   const { server, url } = await startServer((path) => files[path] ?? null);
   let browser;

@@ -13,3 +13,10 @@ export async function launchChromium() {
     return chromium.launch({ executablePath: "/usr/bin/chromium", args: ARGS });
   }
 }
+
+/** The web build's files, as a test server serves them from the repository `root`. */
+export function webPackage(root) {
+  const files = {};
+  for (const file of ["planloop.js", "planloop_bg.wasm", "planloop_session_bg.wasm"]) files[`/pkg/web/${file}`] = `${root}pkg/web/${file}`;
+  return files;
+}
