@@ -3,12 +3,25 @@
 #![allow(dead_code)]
 
 use planloop::json::value::Value;
+use planloop::session::approval::{ToolClass, ToolPolicy};
 use planloop::session::config::SessionConfig;
 use planloop::session::events::{Event, EventKind};
 use planloop::session::exchange::{
     BeginTurn, Decision, ModelResponse, ToolCallInput, ToolMessage, ToolResult, ToolResultsOutcome, TurnStart,
 };
 use planloop::session::Session;
+
+/// Every host tool reads (no approvals): tests about the loop, not approvals.
+pub fn config() -> SessionConfig {
+    SessionConfig {
+        tools: ToolPolicy { default: ToolClass::Read, ..ToolPolicy::default() },
+        ..SessionConfig::default()
+    }
+}
+
+pub fn is_continue(decision: &Decision) -> bool {
+    matches!(decision, Decision::Continue { .. })
+}
 
 /// A session and a clock that moves one second per call.
 pub struct Drive {
