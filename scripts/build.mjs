@@ -1,7 +1,8 @@
 // Builds the npm package in pkg/: the two wasm modules (the primitives, feature `core`,
 // and the session engine, feature `session`), each through wasm-bindgen and wasm-opt,
-// and the JS layer (src/wasm/js) bundled with their glue for Node (CommonJS, pkg/) and
-// for browsers and bundlers (an ES module, pkg/web/), with one .d.ts each.
+// and the JS layer (src/wasm/js) bundled with their glue: the default entry with both
+// modules inlined (ES module, CommonJS, classic script) and `planloop/slim`, which loads
+// the binary modules (ES module, CommonJS), with their declarations.
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
@@ -19,7 +20,7 @@ const MODULES = [
 rmSync(target, { recursive: true, force: true });
 rmSync(`${root}pkg`, { recursive: true, force: true });
 mkdirSync(target, { recursive: true });
-mkdirSync(`${root}pkg/web`, { recursive: true });
+mkdirSync(`${root}pkg`, { recursive: true });
 for (const { feature, name, opt, wasmOpt } of MODULES) {
   console.log(`build: the ${feature} module`);
   const env = { CARGO_PROFILE_RELEASE_OPT_LEVEL: opt };
@@ -30,23 +31,50 @@ for (const { feature, name, opt, wasmOpt } of MODULES) {
 }
 
 console.log("build: the JS layer");
+// The glue wasm-bindgen wrote for each module, and each module inlined as base64.
 const glue = {
   name: "planloop-glue",
   setup(b) {
     b.onResolve({ filter: /^planloop-glue\// }, (args) => ({
       path: `${target}${args.path.endsWith("/core") ? "planloop" : "planloop_session"}.js`,
     }));
+    b.onResolve({ filter: /^planloop-wasm\// }, (args) => ({ path: args.path, namespace: "planloop-wasm" }));
+    b.onLoad({ filter: /.*/, namespace: "planloop-wasm" }, (args) => ({
+      contents: readFileSync(`${target}${args.path.endsWith("/core") ? "planloop" : "planloop_session"}_bg.wasm`).toString("base64"),
+      loader: "text",
+    }));
   },
 };
-const common = { bundle: true, target: "es2022", plugins: [glue], legalComments: "none", logOverride: { "empty-import-meta": "silent" } };
-await build({ ...common, entryPoints: [`${root}src/wasm/js/node.ts`], outfile: `${root}pkg/planloop.js`, format: "cjs", platform: "node" });
-await build({ ...common, entryPoints: [`${root}src/wasm/js/web.ts`], outfile: `${root}pkg/web/planloop.js`, format: "esm", platform: "neutral" });
-for (const { name } of MODULES) {
-  copyFileSync(`${target}${name}_bg.wasm`, `${root}pkg/${name}_bg.wasm`);
-  copyFileSync(`${target}${name}_bg.wasm`, `${root}pkg/web/${name}_bg.wasm`);
-}
+const common = {
+  bundle: true,
+  target: "es2022",
+  platform: "neutral",
+  plugins: [glue],
+  // Hosts without TextEncoder/TextDecoder (a bare `vm` context) get planloop's own, glue included.
+  inject: [`${root}src/wasm/js/text.ts`],
+  legalComments: "none",
+  logOverride: { "empty-import-meta": "silent" },
+};
+const js = (entry) => `${root}src/wasm/js/${entry}.ts`;
+// The default entry, wasm inlined: an ES module, CommonJS, and a classic script that
+// sets the global `planloop` (and `module.exports` where there is a `module`).
+await build({ ...common, entryPoints: [js("inline")], outfile: `${root}pkg/planloop.mjs`, format: "esm" });
+await build({ ...common, entryPoints: [js("inline")], outfile: `${root}pkg/planloop.cjs`, format: "cjs" });
+await build({
+  ...common,
+  entryPoints: [js("inline")],
+  outfile: `${root}pkg/planloop.global.js`,
+  format: "iife",
+  globalName: "planloop",
+  footer: { js: 'if (typeof module === "object" && module !== null && typeof module.exports === "object") module.exports = planloop;' },
+});
+// planloop/slim: the binary modules beside it.
+await build({ ...common, entryPoints: [js("slim")], outfile: `${root}pkg/slim.mjs`, format: "esm" });
+await build({ ...common, entryPoints: [js("slim")], outfile: `${root}pkg/slim.cjs`, format: "cjs" });
+for (const { name } of MODULES) copyFileSync(`${target}${name}_bg.wasm`, `${root}pkg/${name}_bg.wasm`);
 
-// One declaration file per entry: the types generated from the Rust types, then the API.
+// Declarations: the types generated from the Rust types, then the API; one file for the
+// ES module entries (.d.mts) and one for CommonJS (.d.ts, the package being CommonJS).
 run("tsc", ["-p", "src/wasm/js/tsconfig.json"]);
 const types = readFileSync(`${root}src/wasm/types.d.ts`, "utf8");
 const declarations = (file) =>
@@ -54,7 +82,9 @@ const declarations = (file) =>
     .replace(/^import [^;]*;\n/gm, "")
     .replace(/^export \* from [^;]*;\n/gm, "")
     .replace(/^export declare /gm, "export ");
-const api = declarations("api");
-writeFileSync(`${root}pkg/planloop.d.ts`, `${types}\n${api}`);
-writeFileSync(`${root}pkg/web/planloop.d.ts`, `${types}\n${api}\n${declarations("web")}`);
-writeFileSync(`${root}pkg/web/package.json`, JSON.stringify({ type: "module" }, null, 2) + "\n");
+const api = `${types}\n${declarations("api")}`;
+const slim = `${api}\n${declarations("slim")}`;
+for (const [name, text] of [["planloop", api], ["slim", slim]]) {
+  writeFileSync(`${root}pkg/${name}.d.ts`, text);
+  writeFileSync(`${root}pkg/${name}.d.mts`, text);
+}

@@ -1,20 +1,20 @@
-// Builds pkg/planloop.bundle.js: one self-contained script (wasm inlined) that works as
-// a CommonJS module (`require`, as editor plugins load it) and as a classic browser
-// script (the global `planloop`); and pkg/bin/planloop.js, the `planloop` command.
+// Builds target/plugin/main.js, an editor plugin's one-file bundle made from the package
+// as a plugin author makes it (the bundle test runs it as a CommonJS module and as a
+// classic script, the benchmark weighs it); and pkg/bin/planloop.js, the `planloop` command.
 import { chmodSync } from "node:fs";
 import { build } from "esbuild";
 
+const pkg = (file) => new URL(`../pkg/${file}`, import.meta.url).pathname;
 await build({
   entryPoints: [new URL("../www/plugin/entry.ts", import.meta.url).pathname],
-  outfile: new URL("../pkg/planloop.bundle.js", import.meta.url).pathname,
+  outfile: new URL("../target/plugin/main.js", import.meta.url).pathname,
   bundle: true,
   format: "iife",
   globalName: "planloop",
-  platform: "neutral",
+  platform: "browser",
   target: "es2022",
-  loader: { ".wasm": "binary" },
-  // The web glue names import.meta.url only for its async loader, which the bundle never calls.
-  logOverride: { "empty-import-meta": "silent" },
+  // What `npm install planloop` would resolve: the package's ES module entries.
+  alias: { "planloop/runner/openai": pkg("runner/openai.js"), "planloop/runner": pkg("runner/chain.js"), planloop: pkg("planloop.mjs") },
   footer: { js: 'if (typeof module === "object" && module.exports) module.exports = planloop;' },
   legalComments: "none",
 });

@@ -1,48 +1,90 @@
-// Completes pkg/package.json after the two wasm-pack builds: one package that Node
-// loads from its root and bundlers and browsers load from web/, with the reference chain
-// runner and its adapters (compiled from www/runner) under planloop/runner.
+// Completes pkg/ after scripts/build.mjs: the reference chain runner and its adapters
+// (compiled from www/runner by tsc into target/www/runner, ES modules) plus a CommonJS
+// build of each, and pkg/package.json with the exports map every host resolves through.
 import { copyFileSync, cpSync, readFileSync, writeFileSync } from "node:fs";
+import { build } from "esbuild";
 
-const runner = new URL("../pkg/runner/", import.meta.url);
-cpSync(new URL("../target/www/runner/", import.meta.url), runner, { recursive: true });
-// The runner is ES modules; the package root is the CommonJS Node build.
-writeFileSync(new URL("package.json", runner), JSON.stringify({ type: "module" }) + "\n");
+const root = new URL("../", import.meta.url);
+const path = (relative) => new URL(relative, root).pathname;
+
+const RUNNER = ["chain", "openai", "langchain", "ai-sdk"];
+cpSync(path("target/www/runner/"), path("pkg/runner/"), { recursive: true });
+writeFileSync(path("pkg/runner/package.json"), JSON.stringify({ type: "module" }) + "\n");
+// The CommonJS runner: each file on its own, its sibling imports pointed at the .cjs files.
+const siblings = {
+  name: "runner-siblings",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/.*\.js$/ }, (args) => ({ path: args.path.replace(/\.js$/, ".cjs"), external: true }));
+  },
+};
+for (const name of RUNNER) {
+  await build({
+    entryPoints: [path(`target/www/runner/${name}.js`)],
+    outfile: path(`pkg/runner/${name}.cjs`),
+    bundle: true,
+    format: "cjs",
+    platform: "node",
+    target: "node18",
+    packages: "external",
+    plugins: [siblings],
+    legalComments: "none",
+  });
+  const dts = readFileSync(path(`target/www/runner/${name}.d.ts`), "utf8");
+  writeFileSync(path(`pkg/runner/${name}.d.cts`), dts.replace(/(from "\.\/[\w-]+)\.js"/g, '$1.cjs"'));
+}
+
+// An entry as both module systems resolve it.
+const dual = (base, types = base) => ({
+  import: { types: `./${types}.d.mts`, default: `./${base}.mjs` },
+  require: { types: `./${types}.d.ts`, default: `./${base}.cjs` },
+});
+const runner = (name) => ({
+  import: { types: `./runner/${name}.d.ts`, default: `./runner/${name}.js` },
+  require: { types: `./runner/${name}.d.cts`, default: `./runner/${name}.cjs` },
+});
 
 // The package's metadata comes from Cargo.toml.
-const cargo = readFileSync(new URL("../Cargo.toml", import.meta.url), "utf8");
+const cargo = readFileSync(path("Cargo.toml"), "utf8");
 const field = (name) => cargo.match(new RegExp(`^${name} = "([^"]*)"`, "m"))[1];
-const path = new URL("../pkg/package.json", import.meta.url);
 const pkg = {
   name: "planloop",
   description: field("description"),
   version: field("version"),
   license: field("license"),
   repository: { type: "git", url: field("repository") },
-  main: "planloop.js",
+  engines: { node: ">=18" },
+  main: "planloop.cjs",
+  module: "planloop.mjs",
   types: "planloop.d.ts",
+  unpkg: "planloop.global.js",
+  jsdelivr: "planloop.global.js",
+  sideEffects: false,
   bin: { planloop: "bin/planloop.js" },
+  exports: {
+    ".": dual("planloop"),
+    "./slim": dual("slim"),
+    // The name the browser build had before planloop/slim.
+    "./web": dual("slim"),
+    "./global": "./planloop.global.js",
+    "./planloop_bg.wasm": "./planloop_bg.wasm",
+    "./planloop_session_bg.wasm": "./planloop_session_bg.wasm",
+    "./runner": runner("chain"),
+    "./runner/openai": runner("openai"),
+    "./runner/langchain": runner("langchain"),
+    "./runner/ai-sdk": runner("ai-sdk"),
+    "./package.json": "./package.json",
+  },
+  // The adapters' libraries, for those who use them.
+  peerDependencies: { "@langchain/core": ">=1.0.0 <2", ai: ">=6.0.0 <8" },
+  peerDependenciesMeta: { "@langchain/core": { optional: true }, ai: { optional: true } },
 };
 pkg.files = [
-  "planloop.js", "planloop.d.ts", "planloop_bg.wasm", "planloop_session_bg.wasm",
-  "web/planloop.js", "web/planloop.d.ts", "web/planloop_bg.wasm", "web/planloop_session_bg.wasm", "web/package.json",
+  ...["planloop", "slim"].flatMap((base) => [`${base}.mjs`, `${base}.cjs`, `${base}.d.ts`, `${base}.d.mts`]),
+  "planloop.global.js",
+  "planloop_bg.wasm",
+  "planloop_session_bg.wasm",
   "runner/",
   "bin/",
 ];
-pkg.exports = {
-  ".": {
-    types: "./planloop.d.ts",
-    node: "./planloop.js",
-    default: "./web/planloop.js",
-  },
-  "./web": {
-    types: "./web/planloop.d.ts",
-    default: "./web/planloop.js",
-  },
-  "./runner": { types: "./runner/chain.d.ts", default: "./runner/chain.js" },
-  "./runner/openai": { types: "./runner/openai.d.ts", default: "./runner/openai.js" },
-  "./runner/langchain": { types: "./runner/langchain.d.ts", default: "./runner/langchain.js" },
-  "./runner/ai-sdk": { types: "./runner/ai-sdk.d.ts", default: "./runner/ai-sdk.js" },
-  "./package.json": "./package.json",
-};
-writeFileSync(path, JSON.stringify(pkg, null, 2) + "\n");
-for (const file of ["README.md", "LICENSE"]) copyFileSync(new URL(`../${file}`, import.meta.url), new URL(`../pkg/${file}`, import.meta.url));
+writeFileSync(path("pkg/package.json"), JSON.stringify(pkg, null, 2) + "\n");
+for (const file of ["README.md", "LICENSE"]) copyFileSync(path(file), path(`pkg/${file}`));

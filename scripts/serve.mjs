@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 const root = fileURLToPath(new URL("../", import.meta.url));
 const TYPES = { ".html": "text/html; charset=utf-8", ".css": "text/css", ".js": "text/javascript", ".mjs": "text/javascript", ".json": "application/json", ".wasm": "application/wasm" };
 /** URL folders and the project folders they serve (file names only: no `..`, no subfolders). */
-const FOLDERS = { "/demo/": "target/www/demo/", "/runner/": "target/www/runner/", "/pkg/web/": "pkg/web/", "/scenarios/": "www/demo/scenarios/" };
+const FOLDERS = { "/demo/": "target/www/demo/", "/runner/": "target/www/runner/", "/pkg/": "pkg/", "/scenarios/": "www/demo/scenarios/" };
 const FILES = { "/": "www/demo/index.html", "/styles.css": "www/demo/styles.css" };
 
 function fileFor(path) {

@@ -40,6 +40,7 @@ step "wasm-pack test --headless --chrome" browser_tests
 step "wasm-pack test --node" wasm-pack test --node --mode no-install
 step "node --test (JS against pkg)" node --test tests/js/
 step "tsc --noEmit --strict (every export)" tsc --noEmit -p tests/ts/tsconfig.json
+step "packaging (npm pack, then each host and bundler)" bash -c 'node tests/packaging/project.mjs && node --test --test-concurrency=1 tests/packaging/'
 
 printf '\n'
 printf '%s\n' "${results[@]}"

@@ -1,12 +1,14 @@
-// The LangChain.js and AI SDK adapters against the real libraries, each with its own
-// scripted test model (no network): planloop's tool definitions reach the model, tool
+// The LangChain.js and AI SDK adapters against the real libraries (the AI SDK in both
+// supported majors, 6 and 7), each with its own scripted test model (no network): planloop's tool definitions reach the model, tool
 // calls come back, tool results go in as each library's own messages, a turn finishes.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, ToolMessage } from "@langchain/core/messages";
-import { MockLanguageModelV3 } from "ai/test";
+import { MockLanguageModelV3, MockLanguageModelV4 } from "ai/test";
+import { MockLanguageModelV3 as MockV6 } from "ai-v6/test";
+import { build } from "esbuild";
 
 import { aiSdkChatModel } from "../../target/www/runner/ai-sdk.js";
 import { ChainRunner } from "../../target/www/runner/chain.js";
@@ -84,22 +86,57 @@ function generated({ text, calls = [] }) {
   };
 }
 
-test("AI SDK: generateText gets the tools as JSON Schemas, toolCalls come back, results go in as tool-result parts", async () => {
-  const model = new MockLanguageModelV3({
-    doGenerate: [
-      generated({ calls: [["c1", "write_todos", todos("in_progress")], ["c2", "search", { query: "Q3" }]] }),
-      generated({ text: "I found it." }),
-      generated({ calls: [["c3", "write_todos", todos("completed")]] }),
-      generated({ text: "Q3 revenue rose 4%." }),
-    ],
+/** The AI SDK adapter bound to AI SDK 6 (installed as `ai-v6`), as a user of 6 gets it. */
+async function aiSdk6Adapter() {
+  const outfile = new URL("../../target/adapters/ai-sdk-v6.mjs", import.meta.url).pathname;
+  await build({
+    entryPoints: [new URL("../../target/www/runner/ai-sdk.js", import.meta.url).pathname],
+    outfile,
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    alias: { ai: "ai-v6" },
+    packages: "external",
+    logLevel: "error",
   });
-  assert.deepEqual(await runTurn(aiSdkChatModel(model)), finished);
-  const calls = model.doGenerateCalls;
-  assert.equal(calls.length, 4);
-  const sent = calls[0].tools.map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema }));
-  assert.deepEqual(sent.slice(0, 3), new Session().toolDefinitions());
-  const second = calls[1].prompt;
-  const results = second.filter((m) => m.role === "tool").flatMap((m) => m.content).map((p) => [p.toolCallId, p.output.type]);
-  assert.deepEqual(results, [["c1", "text"], ["c2", "text"]]);
-  assert.match(calls[2].prompt.at(-1).content[0].text, /^<plan-continuation>/);
-});
+  return (await import(outfile)).aiSdkChatModel;
+}
+
+const majors = [
+  ["7", MockLanguageModelV4, async () => aiSdkChatModel],
+  ["7 (a V3 model)", MockLanguageModelV3, async () => aiSdkChatModel],
+  ["6", MockV6, aiSdk6Adapter],
+];
+
+for (const [major, Mock, adapter] of majors) {
+  test(`AI SDK ${major}: tools as JSON Schemas, the system prompt as \`system\`, toolCalls back, results as tool-result parts`, async () => {
+    const model = new Mock({
+      doGenerate: [
+        generated({ calls: [["c1", "write_todos", todos("in_progress")], ["c2", "search", { query: "Q3" }]] }),
+        generated({ text: "I found it." }),
+        generated({ calls: [["c3", "write_todos", todos("completed")]] }),
+        generated({ text: "Q3 revenue rose 4%." }),
+      ],
+    });
+    const warnings = [];
+    const warn = console.warn;
+    console.warn = (...args) => warnings.push(args.join(" "));
+    try {
+      assert.deepEqual(await runTurn((await adapter())(model)), finished);
+    } finally {
+      console.warn = warn;
+    }
+    assert.deepEqual(warnings, []);
+    const calls = model.doGenerateCalls;
+    assert.equal(calls.length, 4);
+    const sent = calls[0].tools.map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema }));
+    assert.deepEqual(sent.slice(0, 3), new Session().toolDefinitions());
+    // The provider still gets the system prompt, first, from `system`.
+    assert.equal(calls[0].prompt[0].role, "system");
+    assert.equal(calls[0].prompt.filter((m) => m.role === "system").length, 1);
+    const second = calls[1].prompt;
+    const results = second.filter((m) => m.role === "tool").flatMap((m) => m.content).map((p) => [p.toolCallId, p.output.type]);
+    assert.deepEqual(results, [["c1", "text"], ["c2", "text"]]);
+    assert.match(calls[2].prompt.at(-1).content[0].text, /^<plan-continuation>/);
+  });
+}

@@ -1,4 +1,5 @@
-// The editor-plugin bundle (pkg/planloop.bundle.js): one file with the wasm inlined.
+// An editor plugin's bundle (target/plugin/main.js, built from the package by
+// scripts/bundle.mjs): one file with the wasm inlined.
 // It runs a whole turn through the reference runner in a bare JS context (no require,
 // no fs, no fetch) and in Chromium as a classic script, with no console errors.
 import assert from "node:assert/strict";
@@ -8,7 +9,7 @@ import vm from "node:vm";
 
 import { launchChromium } from "./support/browser.mjs";
 
-const bundle = readFileSync(new URL("../../pkg/planloop.bundle.js", import.meta.url), "utf8");
+const bundle = readFileSync(new URL("../../target/plugin/main.js", import.meta.url), "utf8");
 
 /** A whole turn: a todo list, a search, an early stop refused, the list finished, an answer. */
 async function wholeTurn(planloop) {
@@ -34,8 +35,8 @@ const expected = {
 };
 
 test("the bundle runs a whole turn in a bare context: nothing but the file itself", async () => {
-  const sandbox = { module: { exports: {} }, TextEncoder, TextDecoder, console };
-  vm.runInNewContext(bundle, sandbox, { filename: "planloop.bundle.js" });
+  const sandbox = { module: { exports: {} } };
+  vm.runInNewContext(bundle, sandbox, { filename: "main.js" });
   const planloop = sandbox.module.exports;
   assert.equal(typeof planloop.Session, "function");
   // Objects from another realm: compare their JSON.

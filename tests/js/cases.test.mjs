@@ -13,7 +13,7 @@ for (const [name, run] of Object.entries(cases)) {
   test(`Node: ${name}`, () => run(planloop));
 }
 
-test("Chromium: every shared case passes against the web build, with no console error", async () => {
+test("Chromium: every shared case passes against planloop/slim (binary wasm), with no console error", async () => {
   const root = new URL("../../", import.meta.url).pathname;
   mkdirSync(`${root}target/cases`, { recursive: true });
   writeFileSync(`${root}target/cases/index.html`, "<!doctype html><title>planloop cases</title><link rel=\"icon\" href=\"data:,\">");
@@ -32,7 +32,7 @@ test("Chromium: every shared case passes against the web build, with no console 
     page.on("pageerror", (error) => problems.push(error.message));
     await page.goto(url);
     const failures = await page.evaluate(async () => {
-      const planloop = await import("/pkg/web/planloop.js");
+      const planloop = await import("/pkg/slim.mjs");
       await planloop.default();
       const { runCases } = await import("/cases.mjs");
       return runCases(planloop);

@@ -1,22 +1,24 @@
 // The built package: its type declarations match the generated types and the runtime
-// exports, the web build works, and the module starts with its panic hook installed.
+// exports, every entry answers alike, the exports map names only files that ship, and the
+// module starts with its panic hook installed. (tests/packaging runs it in every host.)
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { test } from "node:test";
+import vm from "node:vm";
 
 import { planloop } from "./support/pkg.mjs";
 
 const root = new URL("../../", import.meta.url);
+const require = createRequire(import.meta.url);
 const read = (path) => readFileSync(new URL(path, root), "utf8");
 const generated = read("src/wasm/types.d.ts");
 
-for (const dts of ["pkg/planloop.d.ts", "pkg/web/planloop.d.ts"]) {
+for (const dts of ["pkg/planloop.d.ts", "pkg/planloop.d.mts", "pkg/slim.d.ts", "pkg/slim.d.mts"]) {
   test(`${dts} carries the types generated from the Rust types, and no any`, () => {
     const text = read(dts);
     assert.ok(text.includes(generated), `${dts} is older than src/wasm/types.d.ts: run make build`);
-    // The web build also declares wasm-bindgen's raw ABI (InitOutput), which is not API.
-    const api = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/export interface InitOutput \{[\s\S]*?\n\}/, "");
-    assert.doesNotMatch(api, /\bany\b/);
+    assert.doesNotMatch(text.replace(/\/\*[\s\S]*?\*\//g, ""), /\bany\b/);
   });
 }
 
@@ -39,25 +41,66 @@ test("every runtime export is declared, and every declared value exists", () => 
   ]);
 });
 
-test("the web build (ES module, initSync) answers like the Node build", async () => {
-  const web = await import(new URL("pkg/web/planloop.js", root));
-  web.initSync({ module: readFileSync(new URL("pkg/web/planloop_bg.wasm", root)) });
+test("every entry answers alike: ES module, CommonJS, classic script, slim", async () => {
   const args = '{"todos":[{"id":"a","content":"b","status":"done"}]}';
-  assert.deepEqual(web.validateWriteTodos(args), planloop.validateWriteTodos(args));
-  assert.deepEqual(web.toolDefinitions(), planloop.toolDefinitions());
+  const expected = planloop.validateWriteTodos(args);
+  const esm = await import(new URL("pkg/planloop.mjs", root));
+  assert.deepEqual(esm.validateWriteTodos(args), expected);
+  // A bare context has no TextEncoder/TextDecoder: planloop's own UTF-8 carries the text.
+  const sandbox = {};
+  vm.runInNewContext(read("pkg/planloop.global.js"), sandbox);
+  const bare = sandbox.planloop;
+  assert.deepEqual(JSON.parse(JSON.stringify(bare.validateWriteTodos(args))), expected);
+  const wide = '{"todos":[{"id":"é","content":"ü 中文 🙂","status":"pending"},{"id":"x","content":"\\ud800 alone","status":"pending"}]}';
+  assert.deepEqual(JSON.parse(JSON.stringify(bare.validateWriteTodos(wide))), planloop.validateWriteTodos(wide));
+  const turn = (p) => {
+    const session = new p.Session();
+    session.beginTurn({ message: "Schreib es auf ✍️", nowMs: 0 });
+    session.handleModelResponse({ text: "Fertig: ü 中文 🙂.", toolCalls: [] }, 1);
+    return JSON.stringify([session.steps(), session.snapshot()]);
+  };
+  assert.equal(turn(bare), turn(planloop));
+  const slim = await import(new URL("pkg/slim.mjs", root));
+  assert.throws(() => slim.validateWriteTodos(args), { name: "PlanloopError", code: "invalid_state" });
+  slim.initSync({ module: readFileSync(new URL("pkg/planloop_bg.wasm", root)) });
+  assert.deepEqual(slim.validateWriteTodos(args), expected);
+  assert.deepEqual(slim.toolDefinitions(), planloop.toolDefinitions());
+  // The session module was not given: a Session says what to load.
+  assert.throws(() => new slim.Session(), { code: "invalid_state", message: /planloop_session_bg\.wasm/ });
 });
 
-test("pkg/package.json resolves Node to the Node build and everything else to the web build", () => {
+test("planloop/slim's CommonJS build asks for the modules it cannot locate", async () => {
+  const slim = require(new URL("pkg/slim.cjs", root).pathname);
+  await assert.rejects(slim.default(), { name: "PlanloopError", code: "invalid_argument" });
+  await slim.default({ module: readFileSync(new URL("pkg/planloop_bg.wasm", root)), session: readFileSync(new URL("pkg/planloop_session_bg.wasm", root)) });
+  assert.equal(new slim.Session().todos().length, 0);
+});
+
+test("pkg/package.json: each entry for import and require, with its types; every file it names ships", () => {
   const pkg = JSON.parse(read("pkg/package.json"));
   assert.equal(pkg.name, "planloop");
-  assert.deepEqual(pkg.exports["."], { types: "./planloop.d.ts", node: "./planloop.js", default: "./web/planloop.js" });
-  for (const file of ["planloop.js", "planloop_bg.wasm", "planloop.d.ts", "web/planloop.js", "web/planloop_bg.wasm"]) {
-    assert.ok(pkg.files.includes(file), `${file} is published`);
+  assert.deepEqual(pkg.exports["."], {
+    import: { types: "./planloop.d.mts", default: "./planloop.mjs" },
+    require: { types: "./planloop.d.ts", default: "./planloop.cjs" },
+  });
+  const named = new Set();
+  const walk = (value) => (typeof value === "string" ? named.add(value.replace(/^\.\//, "")) : Object.values(value).forEach(walk));
+  walk(pkg.exports);
+  for (const field of ["main", "module", "types", "unpkg"]) named.add(pkg[field]);
+  named.add(pkg.bin.planloop);
+  named.delete("package.json"); // npm always ships it
+  for (const file of named) {
+    assert.ok(existsSync(new URL(`pkg/${file}`, root)), `${file} exists`);
+    assert.ok(pkg.files.some((f) => file === f || (f.endsWith("/") && file.startsWith(f))), `${file} is published`);
+  }
+  for (const [peer, meta] of Object.entries(pkg.peerDependenciesMeta)) {
+    assert.equal(meta.optional, true, `${peer} is optional`);
+    assert.ok(pkg.peerDependencies[peer]);
   }
 });
 
 test("the module runs its start function, which installs the panic hook", () => {
   // wasm-bindgen calls the start export once the instance exists; the hook is set there.
-  assert.match(read("pkg/planloop.js"), /wasm\.__wbindgen_start\(\);/);
+  assert.match(read("pkg/planloop.cjs"), /wasm\.__wbindgen_start\(\);/);
   assert.match(read("src/wasm/mod.rs"), /#\[wasm_bindgen\(start, private\)\]\s+fn start\(\) \{\s+console_error_panic_hook::set_once\(\);/);
 });

@@ -1,8 +1,8 @@
 // The browser demo: a scripted (or real, OpenAI-compatible) model driven by the reference
 // chain runner, with planloop deciding each step. Everything shown comes from the session:
 // the checklist, the trail, the nudges, the approval cards, the plan review and the pause.
-import init, { Session } from "planloop/web";
-import type { ModelResponse, Proposal, SessionConfig, SessionSnapshot } from "planloop/web";
+import init, { Session } from "planloop/slim";
+import type { ModelResponse, Proposal, SessionConfig, SessionSnapshot } from "planloop/slim";
 
 import { ChainRunner, type ChatMessage, type ChatModel, type ChatRequest, type HostTool, type TurnOutcome, type Verdict } from "../runner/chain.js";
 import { openAIChatModel } from "../runner/openai.js";

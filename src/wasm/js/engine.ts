@@ -5,6 +5,7 @@
 import { PlanloopError } from "./error.js";
 import { Status } from "./ops.js";
 import { Reader } from "./reader.js";
+import { TextDecoder, TextEncoder } from "./text.js";
 
 /** What a planloop module exports (see `src/wasm/mod.rs`). */
 export interface Exports {

@@ -1,4 +1,4 @@
-// Where planloop's two wasm modules come from. Each entry point (Node, web) says how to
+// Where planloop's two wasm modules come from. Each entry point (the inlined default, slim) says how to
 // instantiate them; each is instantiated on first use, so a host that only validates
 // never loads the session engine.
 import type { Engine } from "./engine.js";
@@ -16,7 +16,7 @@ export function setModules(source: Modules): void {
 }
 
 function source(): Modules {
-  if (modules === undefined) throw new Error("planloop is not initialized: call init() first");
+  if (modules === undefined) throw new Error("planloop internal error: no entry point set the modules");
   return modules;
 }
 

@@ -14,9 +14,9 @@ export async function launchChromium() {
   }
 }
 
-/** The web build's files, as a test server serves them from the repository `root`. */
+/** planloop/slim's files, as a test server serves them (at /pkg/) from the repository `root`. */
 export function webPackage(root) {
   const files = {};
-  for (const file of ["planloop.js", "planloop_bg.wasm", "planloop_session_bg.wasm"]) files[`/pkg/web/${file}`] = `${root}pkg/web/${file}`;
+  for (const file of ["slim.mjs", "planloop_bg.wasm", "planloop_session_bg.wasm"]) files[`/pkg/${file}`] = `${root}pkg/${file}`;
   return files;
 }

@@ -2,4 +2,4 @@
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
-export const planloop = require("../../../pkg/planloop.js");
+export const planloop = require("../../../pkg/planloop.cjs");
