@@ -56,13 +56,20 @@ const common = {
   logOverride: { "empty-import-meta": "silent" },
 };
 const js = (entry) => `${root}src/wasm/js/${entry}.ts`;
-// The default entry, wasm inlined: an ES module, CommonJS, and a classic script that
-// sets the global `planloop` (and `module.exports` where there is a `module`).
-await build({ ...common, entryPoints: [js("inline")], outfile: `${root}pkg/planloop.mjs`, format: "esm" });
-await build({ ...common, entryPoints: [js("inline")], outfile: `${root}pkg/planloop.cjs`, format: "cjs" });
+// The default entry, wasm inlined: the API with its modules taken from inline.ts (in
+// place of modules.ts, the registry slim's init fills). An ES module, CommonJS, and a
+// classic script that sets the global `planloop` (and `module.exports` where there is one).
+const inlined = {
+  name: "planloop-inlined",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/modules\.js$/ }, () => ({ path: js("inline") }));
+  },
+};
+const defaults = { ...common, entryPoints: [js("api")], plugins: [glue, inlined] };
+await build({ ...defaults, outfile: `${root}pkg/planloop.mjs`, format: "esm" });
+await build({ ...defaults, outfile: `${root}pkg/planloop.cjs`, format: "cjs" });
 await build({
-  ...common,
-  entryPoints: [js("inline")],
+  ...defaults,
   outfile: `${root}pkg/planloop.global.js`,
   format: "iife",
   globalName: "planloop",

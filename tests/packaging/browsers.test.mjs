@@ -3,7 +3,7 @@
 // Obsidian-style plugin) or loaded as it ships (a classic script, planloop/slim, a Web
 // Worker), and run in Chromium: the same check (check.mjs), no console error.
 import assert from "node:assert/strict";
-import { copyFileSync, mkdirSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { test } from "node:test";
 
@@ -14,7 +14,7 @@ import { build as vite } from "vite";
 import webpack from "webpack";
 
 import { assertChecked, check } from "./check.mjs";
-import { fixture, inChromium, project } from "./project.mjs";
+import { fixture, inChromium, project, run } from "./project.mjs";
 
 const reference = check(createRequire(project)("planloop"));
 
@@ -70,6 +70,21 @@ for (const platform of ["node", "browser"]) {
     const dir = fixture("plugin", `plugin-${platform}`);
     await esbuild({ entryPoints: [`${dir}main.ts`], outfile: `${dir}main.js`, bundle: true, format: "cjs", platform, external: ["obsidian"], target: "es2022", logLevel: "error" });
     await assertRuns(dir, "/?main=/main.js");
+  });
+}
+
+for (const [tool, bundle] of [
+  ["esbuild", (dir) => esbuild({ entryPoints: [`${dir}main.js`], outfile: `${dir}dist/main.js`, bundle: true, format: "esm", minify: true, logLevel: "error" })],
+  ["Rollup", async (dir) => (await rollup({ input: `${dir}main.js`, plugins: [nodeResolve()] })).write({ file: `${dir}dist/main.js`, format: "es" })],
+]) {
+  test(`${tool}: a script that uses only the primitives bundles only their wasm module`, async () => {
+    const dir = fixture("primitives", `primitives-${tool}`);
+    await bundle(dir);
+    const text = readFileSync(`${dir}dist/main.js`, "utf8");
+    // Each inlined module starts with the wasm magic number, "\0asm", in base64.
+    assert.equal(text.split("AGFzbQ").length - 1, 1, "one wasm module in the bundle");
+    const printed = run("node", [`${dir}dist/main.js`]);
+    assert.deepEqual(JSON.parse(printed), { success: true, data: { todos: [{ id: "a", content: "Read the notes", status: "pending" }] } });
   });
 }
 

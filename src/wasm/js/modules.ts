@@ -1,6 +1,7 @@
-// Where planloop's two wasm modules come from. Each entry point (the inlined default, slim) says how to
-// instantiate them; each is instantiated on first use, so a host that only validates
-// never loads the session engine.
+// Where the API's two wasm modules come from, for planloop/slim: its `init` sets them.
+// (The default entry's build puts `inline.ts`, the inlined modules, in this file's place.)
+// Each is instantiated on first use, so a host that only validates never loads the
+// session engine.
 import type { Engine } from "./engine.js";
 
 /** The two modules, each made on first use. */
