@@ -67,6 +67,9 @@ test("every entry answers alike: ES module, CommonJS, classic script, slim", asy
   assert.deepEqual(slim.toolDefinitions(), planloop.toolDefinitions());
   // The session module was not given: a Session says what to load.
   assert.throws(() => new slim.Session(), { code: "invalid_state", message: /planloop_session_bg\.wasm/ });
+  // init with only the primitives' module loads only that one (nothing fetched beside).
+  await slim.default({ module: readFileSync(new URL("pkg/planloop_bg.wasm", root)) });
+  assert.throws(() => new slim.Session(), { code: "invalid_state" });
 });
 
 test("planloop/slim's CommonJS build asks for the modules it cannot locate", async () => {

@@ -33,9 +33,10 @@ function raise(error: Error): never {
   throw error;
 }
 
-/** Loads the modules: `module` is planloop_bg.wasm, `session` planloop_session_bg.wasm.
- * In an ES module each defaults to the file beside this one. The CommonJS build cannot
- * locate its files: pass `module`, and `session` unless only the primitives are used. */
+/** Loads the modules: `module` is planloop_bg.wasm, `session` planloop_session_bg.wasm
+ * (left out, it is not loaded: enough for the primitives). In an ES module, `init()` with
+ * neither loads both from beside this file; the CommonJS build cannot locate its files,
+ * so it needs `module` passed. */
 export default async function init(input: { module?: ModuleInput; session?: ModuleInput } = {}): Promise<void> {
   const located = typeof import.meta.url === "string";
   if (!located && input.module === undefined) {
@@ -46,7 +47,7 @@ export default async function init(input: { module?: ModuleInput; session?: Modu
   const source = (given: ModuleInput | undefined) => (given === undefined ? undefined : { module_or_path: given });
   await Promise.all([
     core === undefined ? coreInit(source(input.module)).then((made) => (core ??= new Engine(made as unknown as Exports))) : undefined,
-    session === undefined && (located || input.session !== undefined)
+    session === undefined && (input.session !== undefined || (located && input.module === undefined))
       ? sessionInit(source(input.session)).then((made) => (session ??= new Engine(made as unknown as Exports)))
       : undefined,
   ]);
