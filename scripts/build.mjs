@@ -31,16 +31,16 @@ for (const { feature, name, opt, wasmOpt } of MODULES) {
 }
 
 console.log("build: the JS layer");
-// The glue wasm-bindgen wrote for each module, and each module inlined as base64.
+// The glue wasm-bindgen wrote for each module (`planloop-glue/core`, `…/session`), and
+// each module inlined as base64 (`planloop-wasm/core`, `…/session`).
+const built = (specifier) => `${target}${specifier.endsWith("/core") ? "planloop" : "planloop_session"}`;
 const glue = {
   name: "planloop-glue",
   setup(b) {
-    b.onResolve({ filter: /^planloop-glue\// }, (args) => ({
-      path: `${target}${args.path.endsWith("/core") ? "planloop" : "planloop_session"}.js`,
-    }));
+    b.onResolve({ filter: /^planloop-glue\// }, (args) => ({ path: `${built(args.path)}.js` }));
     b.onResolve({ filter: /^planloop-wasm\// }, (args) => ({ path: args.path, namespace: "planloop-wasm" }));
     b.onLoad({ filter: /.*/, namespace: "planloop-wasm" }, (args) => ({
-      contents: readFileSync(`${target}${args.path.endsWith("/core") ? "planloop" : "planloop_session"}_bg.wasm`).toString("base64"),
+      contents: readFileSync(`${built(args.path)}_bg.wasm`).toString("base64"),
       loader: "text",
     }));
   },

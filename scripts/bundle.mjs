@@ -1,10 +1,15 @@
 // Builds target/plugin/main.js, an editor plugin's one-file bundle made from the package
 // as a plugin author makes it (the bundle test runs it as a CommonJS module and as a
 // classic script, the benchmark weighs it); and pkg/bin/planloop.js, the `planloop` command.
-import { chmodSync } from "node:fs";
+import { chmodSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { build } from "esbuild";
 
-const pkg = (file) => new URL(`../pkg/${file}`, import.meta.url).pathname;
+// `planloop` resolved by its name, through pkg/package.json's exports, as an installed
+// package is: a folder holding only a link to pkg/, searched like node_modules.
+const packages = new URL("../target/plugin/packages/", import.meta.url).pathname;
+rmSync(packages, { recursive: true, force: true });
+mkdirSync(packages, { recursive: true });
+symlinkSync(new URL("../pkg", import.meta.url).pathname, `${packages}planloop`, "dir");
 await build({
   entryPoints: [new URL("../www/plugin/entry.ts", import.meta.url).pathname],
   outfile: new URL("../target/plugin/main.js", import.meta.url).pathname,
@@ -13,8 +18,7 @@ await build({
   globalName: "planloop",
   platform: "browser",
   target: "es2022",
-  // What `npm install planloop` would resolve: the package's ES module entries.
-  alias: { "planloop/runner/openai": pkg("runner/openai.js"), "planloop/runner": pkg("runner/chain.js"), planloop: pkg("planloop.mjs") },
+  nodePaths: [packages],
   footer: { js: 'if (typeof module === "object" && module.exports) module.exports = planloop;' },
   legalComments: "none",
 });

@@ -1,6 +1,7 @@
 // The LangChain.js and AI SDK adapters against the real libraries (the AI SDK in both
-// supported majors, 6 and 7), each with its own scripted test model (no network): planloop's tool definitions reach the model, tool
-// calls come back, tool results go in as each library's own messages, a turn finishes.
+// supported majors, 6 and 7), each with its own scripted test model (no network):
+// planloop's tool definitions reach the model, tool calls come back, tool results go in
+// as each library's own messages, a turn finishes.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import vm from "node:vm";
 
-import { launchChromium } from "./support/browser.mjs";
+import { launchChromium, watchErrors } from "./support/browser.mjs";
 
 const bundle = readFileSync(new URL("../../target/plugin/main.js", import.meta.url), "utf8");
 
@@ -49,9 +49,7 @@ test("the bundle runs a whole turn in Chromium as a classic script, with no cons
   const browser = await launchChromium();
   try {
     const page = await browser.newPage();
-    const problems = [];
-    page.on("console", (message) => message.type() === "error" && problems.push(message.text()));
-    page.on("pageerror", (error) => problems.push(error.message));
+    const problems = watchErrors(page);
     await page.setContent("<!doctype html><title>bundle</title>");
     await page.addScriptTag({ content: bundle });
     const result = await page.evaluate(`(${wholeTurn})(window.planloop)`);

@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { test } from "node:test";
 
 import { startServer } from "../../scripts/serve.mjs";
-import { launchChromium, webPackage } from "./support/browser.mjs";
+import { launchChromium, watchErrors, webPackage } from "./support/browser.mjs";
 import { cases, runCases } from "./support/cases.mjs";
 import { planloop } from "./support/pkg.mjs";
 
@@ -27,9 +27,7 @@ test("Chromium: every shared case passes against planloop/slim (binary wasm), wi
   try {
     browser = await launchChromium();
     const page = await browser.newPage();
-    const problems = [];
-    page.on("console", (message) => message.type() === "error" && problems.push(message.text()));
-    page.on("pageerror", (error) => problems.push(error.message));
+    const problems = watchErrors(page);
     await page.goto(url);
     const failures = await page.evaluate(async () => {
       const planloop = await import("/pkg/slim.mjs");

@@ -7,7 +7,7 @@ import { after, before, test } from "node:test";
 
 
 import { startDemoServer } from "../../scripts/serve.mjs";
-import { launchChromium } from "./support/browser.mjs";
+import { launchChromium, watchErrors } from "./support/browser.mjs";
 
 const shots = new URL("../../target/screenshots/", import.meta.url).pathname;
 let browser;
@@ -28,9 +28,7 @@ after(async () => {
 async function open() {
   const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
   const page = await context.newPage();
-  const errors = [];
-  page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
-  page.on("pageerror", (error) => errors.push(error.message));
+  const errors = watchErrors(page);
   await page.goto(`${demo.url}?fast`);
   await page.waitForSelector("body[data-ready=true]");
   return { page, errors };

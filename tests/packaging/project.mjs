@@ -7,7 +7,7 @@ import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 import { startServer } from "../../scripts/serve.mjs";
-import { launchChromium } from "../js/support/browser.mjs";
+import { launchChromium, watchErrors } from "../js/support/browser.mjs";
 import { sources } from "./check.mjs";
 
 export const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -66,9 +66,7 @@ export async function inChromium(dir, page = "/") {
   const browser = await launchChromium();
   try {
     const tab = await browser.newPage();
-    const problems = [];
-    tab.on("console", (message) => message.type() === "error" && problems.push(message.text()));
-    tab.on("pageerror", (error) => problems.push(error.message));
+    const problems = watchErrors(tab);
     await tab.goto(new URL(page, url).href);
     await tab.waitForFunction(() => globalThis.__planloop !== undefined, null, { timeout: 30_000 });
     const reported = await tab.evaluate(() => globalThis.__planloop);

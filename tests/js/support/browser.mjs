@@ -14,6 +14,14 @@ export async function launchChromium() {
   }
 }
 
+/** The console errors and uncaught exceptions of `page`, as they come. */
+export function watchErrors(page) {
+  const errors = [];
+  page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
+  page.on("pageerror", (error) => errors.push(error.message));
+  return errors;
+}
+
 /** planloop/slim's files, as a test server serves them (at /pkg/) from the repository `root`. */
 export function webPackage(root) {
   const files = {};
