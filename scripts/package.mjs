@@ -1,6 +1,7 @@
 // Completes pkg/ after scripts/build.mjs: the reference chain runner and its adapters
 // (compiled from www/runner by tsc into target/www/runner, ES modules) plus a CommonJS
-// build of each, and pkg/package.json with the exports map every host resolves through.
+// build of each, the framework middleware (from www/middleware), and pkg/package.json
+// with the exports map every host resolves through.
 import { copyFileSync, cpSync, readFileSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
 
@@ -31,6 +32,26 @@ for (const name of RUNNER) {
   });
   const dts = readFileSync(path(`target/www/runner/${name}.d.ts`), "utf8");
   writeFileSync(path(`pkg/runner/${name}.d.cts`), dts.replace(/(from "\.\/[\w-]+)\.js"/g, '$1.cjs"'));
+}
+
+// The framework middleware (www/middleware): each one file per module system at the
+// package root, its helpers bundled in, planloop and the framework left to the host.
+const MIDDLEWARE = ["ai-sdk"];
+for (const name of MIDDLEWARE) {
+  for (const [format, extension] of [["esm", "mjs"], ["cjs", "cjs"]]) {
+    await build({
+      entryPoints: [path(`target/www/middleware/${name}.js`)],
+      outfile: path(`pkg/${name}.${extension}`),
+      bundle: true,
+      format,
+      platform: "neutral",
+      target: "es2022",
+      packages: "external",
+      legalComments: "none",
+    });
+  }
+  const dts = readFileSync(path(`target/www/middleware/${name}.d.ts`), "utf8");
+  for (const extension of ["d.ts", "d.mts"]) writeFileSync(path(`pkg/${name}.${extension}`), dts);
 }
 
 // An entry as both module systems resolve it.
@@ -68,18 +89,19 @@ const pkg = {
     "./global": "./planloop.global.js",
     "./planloop_bg.wasm": "./planloop_bg.wasm",
     "./planloop_session_bg.wasm": "./planloop_session_bg.wasm",
+    "./ai-sdk": dual("ai-sdk"),
     "./runner": runner("chain"),
     "./runner/openai": runner("openai"),
     "./runner/langchain": runner("langchain"),
     "./runner/ai-sdk": runner("ai-sdk"),
     "./package.json": "./package.json",
   },
-  // The adapters' libraries, for those who use them.
+  // The adapters' and the middleware's libraries, for those who use them.
   peerDependencies: { "@langchain/core": ">=1.0.0 <2", ai: ">=6.0.0 <8" },
   peerDependenciesMeta: { "@langchain/core": { optional: true }, ai: { optional: true } },
 };
 pkg.files = [
-  ...["planloop", "slim"].flatMap((base) => [`${base}.mjs`, `${base}.cjs`, `${base}.d.ts`, `${base}.d.mts`]),
+  ...["planloop", "slim", ...MIDDLEWARE].flatMap((base) => [`${base}.mjs`, `${base}.cjs`, `${base}.d.ts`, `${base}.d.mts`]),
   "planloop.global.js",
   "planloop_bg.wasm",
   "planloop_session_bg.wasm",

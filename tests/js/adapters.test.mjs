@@ -14,6 +14,7 @@ import { build } from "esbuild";
 import { aiSdkChatModel } from "../../target/www/runner/ai-sdk.js";
 import { ChainRunner } from "../../target/www/runner/chain.js";
 import { langChainChatModel } from "../../target/www/runner/langchain.js";
+import { generated } from "./support/ai-sdk.mjs";
 import { planloop } from "./support/pkg.mjs";
 
 const { Session } = planloop;
@@ -72,20 +73,6 @@ test("LangChain.js: bindTools gets planloop's schemas; AIMessage.tool_calls and 
   assert.deepEqual(second.find((m) => m instanceof AIMessage).tool_calls.map((c) => c.id), ["c1", "c2"]);
   assert.match(model.seen[2].at(-1).content, /^<plan-continuation>/, "the early stop was answered with a nudge");
 });
-
-/** An AI SDK V3 result with text or tool calls. */
-function generated({ text, calls = [] }) {
-  const content = [
-    ...(text ? [{ type: "text", text }] : []),
-    ...calls.map(([id, name, input]) => ({ type: "tool-call", toolCallId: id, toolName: name, input: JSON.stringify(input) })),
-  ];
-  return {
-    content,
-    finishReason: { unified: calls.length > 0 ? "tool-calls" : "stop", raw: undefined },
-    usage: { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } },
-    warnings: [],
-  };
-}
 
 /** The AI SDK adapter bound to AI SDK 6 (installed as `ai-v6`), as a user of 6 gets it. */
 async function aiSdk6Adapter() {

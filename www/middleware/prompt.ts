@@ -1,0 +1,64 @@
+// The AI SDK's provider-level prompt (LanguageModelV3/V4: the same shape in AI SDK 6 and
+// 7) as planloop reads and writes it: the user's message, the system prompt, tool
+// results, and a model response's text and tool calls.
+import type { ModelResponse, ToolMessage } from "planloop";
+
+/** A content part, as far as planloop reads it. */
+export interface ProviderPart {
+  type: string;
+  text?: string;
+  toolCallId?: string;
+  toolName?: string;
+  input?: unknown;
+  output?: unknown;
+}
+
+export type ProviderMessage = { role: "system"; content: string } | { role: "user" | "assistant" | "tool"; content: ProviderPart[] };
+export type Prompt = ProviderMessage[];
+
+const textOf = (parts: ProviderPart[]) => parts.flatMap((p) => (p.type === "text" && typeof p.text === "string" ? [p.text] : [])).join("");
+
+/** The last user message: where it is, its text, and how many user messages there are. */
+export function lastUserMessage(prompt: Prompt): { index: number; text: string; count: number } | null {
+  let found: { index: number; text: string; count: number } | null = null;
+  let count = 0;
+  prompt.forEach((message, index) => {
+    if (message.role !== "user") return;
+    count += 1;
+    found = { index, text: textOf(message.content), count };
+  });
+  return found;
+}
+
+/** The prompt with the turn's user message as planloop wrote it, and each tool result
+ * planloop answered as its tool message (the `[tool_result:…]` text, reminders included). */
+export function withToolMessages(prompt: Prompt, written: ReadonlyMap<string, ToolMessage>, turn: { index: number; text: string } | null): Prompt {
+  return prompt.map((message, index): ProviderMessage => {
+    if (message.role === "user" && index === turn?.index) {
+      return { ...message, content: [...message.content.filter((p) => p.type !== "text"), { type: "text", text: turn.text }] };
+    }
+    if (message.role !== "tool") return message;
+    return {
+      ...message,
+      content: message.content.map((part) => {
+        const answer = part.type === "tool-result" && part.toolCallId !== undefined ? written.get(part.toolCallId) : undefined;
+        return answer === undefined ? part : { ...part, output: { type: answer.isError ? "error-text" : "text", value: answer.content } };
+      }),
+    };
+  });
+}
+
+/** The prompt with one system message, `compose(the caller's system text)`, first. */
+export function withSystem(prompt: Prompt, compose: (base: string) => string): Prompt {
+  const base = prompt.flatMap((m) => (m.role === "system" ? [m.content] : [])).join("\n\n");
+  return [{ role: "system", content: compose(base) }, ...prompt.filter((m) => m.role !== "system")];
+}
+
+/** A model response's content as planloop reads a response. */
+export function responseOf(content: ProviderPart[]): ModelResponse {
+  const text = textOf(content);
+  return {
+    text: text.length > 0 ? text : null,
+    toolCalls: content.flatMap((p) => (p.type === "tool-call" ? [{ id: p.toolCallId ?? "", name: p.toolName ?? "", args: p.input }] : [])),
+  };
+}
