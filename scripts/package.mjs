@@ -36,7 +36,7 @@ for (const name of RUNNER) {
 
 // The framework middleware (www/middleware): each one file per module system at the
 // package root, its helpers bundled in, planloop and the framework left to the host.
-const MIDDLEWARE = ["ai-sdk"];
+const MIDDLEWARE = ["ai-sdk", "langchain"];
 for (const name of MIDDLEWARE) {
   for (const [format, extension] of [["esm", "mjs"], ["cjs", "cjs"]]) {
     await build({
@@ -90,6 +90,7 @@ const pkg = {
     "./planloop_bg.wasm": "./planloop_bg.wasm",
     "./planloop_session_bg.wasm": "./planloop_session_bg.wasm",
     "./ai-sdk": dual("ai-sdk"),
+    "./langchain": dual("langchain"),
     "./runner": runner("chain"),
     "./runner/openai": runner("openai"),
     "./runner/langchain": runner("langchain"),
@@ -97,8 +98,14 @@ const pkg = {
     "./package.json": "./package.json",
   },
   // The adapters' and the middleware's libraries, for those who use them.
-  peerDependencies: { "@langchain/core": ">=1.0.0 <2", ai: ">=6.0.0 <8" },
-  peerDependenciesMeta: { "@langchain/core": { optional: true }, ai: { optional: true } },
+  peerDependencies: { "@langchain/core": ">=1.0.0 <2", "@langchain/langgraph": ">=1.0.0 <2", langchain: ">=1.0.0 <2", zod: "^3.25.0 || ^4.0.0", ai: ">=6.0.0 <8" },
+  peerDependenciesMeta: {
+    "@langchain/core": { optional: true },
+    "@langchain/langgraph": { optional: true },
+    langchain: { optional: true },
+    zod: { optional: true },
+    ai: { optional: true },
+  },
 };
 pkg.files = [
   ...["planloop", "slim", ...MIDDLEWARE].flatMap((base) => [`${base}.mjs`, `${base}.cjs`, `${base}.d.ts`, `${base}.d.mts`]),
