@@ -7,10 +7,11 @@
 // a pause or a failure ends the loop with its summary; gated tools wait for the SDK's own
 // approval flow (`needsApproval`), and a denied or executed call resolves the proposal.
 import { jsonSchema, type LanguageModelMiddleware, tool, type ToolSet } from "ai";
-import { type Decision, type ModelResponse, Session, type SessionConfig, type SessionSnapshot, type ToolMessage } from "planloop";
+import type { Session, SessionConfig, SessionSnapshot } from "planloop";
 
 import { type Prompt, type ProviderMessage, type ProviderPart, lastUserMessage, responseOf, withSystem, withToolMessages } from "./prompt.js";
 import { type StreamPart, continuedStream } from "./stream.js";
+import { Keeper, type Result } from "./turn.js";
 
 export interface PlanloopOptions {
   /** The session's configuration (ignored when `snapshot` is given). */
@@ -50,83 +51,25 @@ interface Model {
 }
 
 export function createPlanloop(options: PlanloopOptions = {}): Planloop {
-  const session = options.snapshot === undefined ? new Session(options.config) : Session.restore(options.snapshot);
-  const now = options.now ?? Date.now;
-  /** User messages seen; one more is a new turn. */
-  let usersSeen = 0;
-  /** The turn's user message as planloop rewrote it (resume summary, plan feedback). */
-  let turnMessage = "";
-  /** planloop's answers to its own tools, by call id, for their `execute`. */
-  const replies = new Map<string, ToolMessage>();
-  /** The tool messages planloop wrote for results, by call id: what the model reads. */
-  const written = new Map<string, ToolMessage>();
-  /** Calls whose results planloop awaits; a proposal's carries its action id. */
-  const awaited = new Map<string, string | null>();
-  let withhold = false;
+  const keeper = new Keeper({ config: options.config, snapshot: options.snapshot }, options.now ?? Date.now);
 
-  /** Hands the session what is new in `prompt`; returns the prompt the model gets. */
+  /** Hands the session what is new in the prompt; returns the call as the model gets it. */
   function prepare(params: CallParams): CallParams {
     const prompt = params.prompt;
     const user = lastUserMessage(prompt);
-    if (user !== null && user.count !== usersSeen) {
-      usersSeen = user.count;
-      turnMessage = session.beginTurn({ message: user.text, nowMs: now() }).message;
-      // A new message ends the turn before it: what it awaited is abandoned.
-      awaited.clear();
-      withhold = false;
-    }
-    resolveResults(prompt);
-    const shown = withToolMessages(prompt, written, user === null ? null : { index: user.index, text: turnMessage });
-    const composed = withSystem(shown, (base) => session.systemPrompt({ base }, now()).prompt);
-    return { ...params, prompt: composed, ...(withhold ? { toolChoice: { type: "none" } } : {}) };
+    if (user !== null) keeper.user(user.count, user.index, user.text);
+    keeper.results(prompt.flatMap((m) => (m.role === "tool" ? m.content.flatMap(resultOf) : [])));
+    const shown = withToolMessages(prompt, keeper.kept.written, keeper.kept.turn);
+    const composed = withSystem(shown, (base) => keeper.systemPrompt(base));
+    return { ...params, prompt: composed, ...(keeper.kept.withhold ? { toolChoice: { type: "none" } } : {}) };
   }
 
-  /** Results, approvals and denials the SDK put in the prompt since the last call. */
-  function resolveResults(prompt: Prompt): void {
-    const results: { id: string; output: string; isError: boolean }[] = [];
-    for (const part of prompt.flatMap((m: ProviderMessage) => (m.role === "tool" ? m.content : []))) {
-      const id = part.toolCallId;
-      if (part.type !== "tool-result" || id === undefined || !awaited.has(id)) continue;
-      const actionId = awaited.get(id)!;
-      awaited.delete(id);
-      const output = part.output as { type: string; value?: unknown; reason?: string };
-      if (actionId !== null && output.type === "execution-denied") {
-        const outcome = session.reject(actionId, output.reason === undefined ? undefined : { message: output.reason }, now());
-        remember(outcome.resumed);
-        continue;
-      }
-      if (actionId !== null) remember(session.approve(actionId, undefined, now()).resumed);
-      const isError = output.type.startsWith("error");
-      results.push({ id, output: typeof output.value === "string" ? output.value : JSON.stringify(output.value ?? null), isError });
-    }
-    if (results.length === 0) return;
-    const outcome = session.handleToolResults(results, now());
-    for (const message of outcome.messages) written.set(message.toolCallId, message);
-    withhold = outcome.next.toolsWithheld;
-  }
-
-  /** Keeps what a decision asks of the loop: replies to answer, calls to await. */
-  function remember(decision: Decision | null | undefined): void {
-    if (decision === null || decision === undefined) return;
-    if (decision.type !== "runTools" && decision.type !== "awaitApproval" && decision.type !== "awaitPlanReview") return;
-    for (const reply of decision.replies) {
-      replies.set(reply.toolCallId, reply);
-      written.set(reply.toolCallId, reply);
-    }
-    if (decision.type === "awaitPlanReview") return;
-    for (const call of decision.calls) awaited.set(call.id, null);
-    if (decision.type === "awaitApproval") for (const proposal of decision.proposals) awaited.set(proposal.callId, proposal.actionId);
-    if (decision.type === "runTools") withhold = decision.next.toolsWithheld;
-  }
-
-  /** The session's decision on a response; `continue` carries the prompt to ask again with. */
-  function decide(prompt: Prompt, content: ProviderPart[]): { decision: Decision; again: Prompt | null } {
-    const response: ModelResponse = responseOf(content);
-    const decision = session.handleModelResponse(response, now());
-    remember(decision);
-    if (decision.type !== "continue") return { decision, again: null };
+  /** The session's verdict on a response; a nudge comes back as the prompt to ask again with. */
+  function decide(prompt: Prompt, content: ProviderPart[]): { again: Prompt | null; ending: string | null } {
+    const { nudge, ending } = keeper.respond(responseOf(content));
+    if (nudge === null) return { again: null, ending };
     const said: ProviderMessage[] = content.length > 0 ? [{ role: "assistant", content }] : [];
-    return { decision, again: [...prompt, ...said, { role: "user", content: [{ type: "text", text: decision.message }] }] };
+    return { again: [...prompt, ...said, { role: "user", content: [{ type: "text", text: nudge }] }], ending: null };
   }
 
   const middleware = {
@@ -135,12 +78,11 @@ export function createPlanloop(options: PlanloopOptions = {}): Planloop {
       let call = prepare(params);
       for (;;) {
         const result = await model.doGenerate(call);
-        const { decision, again } = decide(call.prompt, result.content);
+        const { again, ending } = decide(call.prompt, result.content);
         if (again !== null) {
           call = { ...call, prompt: again };
           continue;
         }
-        const ending = endingText(decision);
         return ending === null ? result : { ...result, content: [{ type: "text", text: ending }], finishReason: { unified: "stop", raw: undefined } };
       }
     },
@@ -150,12 +92,10 @@ export function createPlanloop(options: PlanloopOptions = {}): Planloop {
       return {
         ...first,
         stream: continuedStream(first.stream, (content) => {
-          const { decision, again } = decide(call.prompt, content);
-          if (again !== null) {
-            call.prompt = again;
-            return { next: model.doStream(call).then((r) => r.stream) };
-          }
-          return { ending: endingText(decision) };
+          const { again, ending } = decide(call.prompt, content);
+          if (again === null) return { ending };
+          call.prompt = again;
+          return { next: model.doStream(call).then((r) => r.stream) };
         }),
       };
     },
@@ -164,7 +104,7 @@ export function createPlanloop(options: PlanloopOptions = {}): Planloop {
   } as unknown as LanguageModelMiddleware;
 
   return {
-    session,
+    session: keeper.session,
     middleware,
     tools<T extends ToolSet>(tools: T): T & ToolSet {
       const gated: ToolSet = {};
@@ -173,32 +113,27 @@ export function createPlanloop(options: PlanloopOptions = {}): Planloop {
         gated[name] = {
           ...given,
           needsApproval: async (input: unknown, context: { toolCallId: string }) =>
-            awaited.get(context.toolCallId) != null || (typeof own === "function" ? await (own as (i: unknown, c: unknown) => boolean | PromiseLike<boolean>)(input, context) : own === true),
+            keeper.held(context.toolCallId) || (typeof own === "function" ? await (own as (i: unknown, c: unknown) => boolean | PromiseLike<boolean>)(input, context) : own === true),
         } as ToolSet[string];
       }
-      for (const definition of session.toolDefinitions()) {
+      for (const definition of keeper.session.toolDefinitions()) {
         gated[definition.name] = tool({
           description: definition.description,
           inputSchema: jsonSchema(definition.parameters as Parameters<typeof jsonSchema>[0]),
-          execute: async (_input: unknown, { toolCallId }: { toolCallId: string }) => replies.get(toolCallId)?.content ?? "planloop has no answer for this call",
+          execute: async (_input: unknown, { toolCallId }: { toolCallId: string }) => keeper.kept.written[toolCallId]?.content ?? "planloop has no answer for this call",
         }) as ToolSet[string];
       }
       return gated as T & ToolSet;
     },
-    snapshot: () => session.snapshot(),
+    snapshot: () => keeper.session.snapshot(),
   };
 }
 
-/** The text a decision ends the loop with, or null when the model's response stands. */
-function endingText(decision: Decision): string | null {
-  switch (decision.type) {
-    case "pause":
-      return decision.summary;
-    case "fail":
-      return decision.message;
-    case "awaitPlanReview":
-      return decision.message;
-    default:
-      return null;
-  }
+/** A tool-result part as a Result (a denied approval carries its reason as output). */
+function resultOf(part: ProviderPart): Result[] {
+  if (part.type !== "tool-result" || part.toolCallId === undefined) return [];
+  const output = part.output as { type: string; value?: unknown; reason?: string };
+  if (output.type === "execution-denied") return [{ id: part.toolCallId, output: output.reason ?? "", isError: true, denied: true }];
+  const text = typeof output.value === "string" ? output.value : JSON.stringify(output.value ?? null);
+  return [{ id: part.toolCallId, output: text, isError: output.type.startsWith("error") }];
 }

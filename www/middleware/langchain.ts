@@ -13,7 +13,9 @@ import { tool } from "@langchain/core/tools";
 import { getCurrentTaskInput, interrupt } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
 import { z } from "zod";
-import { type Decision, type ModelResponse, Session, type SessionConfig, type SessionSnapshot } from "planloop";
+import { type Decision, type ModelResponse, Session, type SessionConfig } from "planloop";
+
+import { Keeper, type Saved } from "./turn.js";
 
 export interface PlanloopMiddlewareOptions {
   /** The configuration of each thread's session. Its `todoDialects` name the planner
@@ -23,36 +25,18 @@ export interface PlanloopMiddlewareOptions {
   now?: () => number;
 }
 
-/** A tool message planloop wrote. */
-interface Written {
-  content: string;
-  isError: boolean;
-}
-
-/** What the agent state keeps of planloop, per thread (the checkpointer persists it). */
-export interface PlanloopState {
-  snapshot: SessionSnapshot;
-  /** The last AI message the session has been handed. */
+/** What the agent state keeps of planloop, per thread (the checkpointer persists it):
+ * the session and its bookkeeping, and the last AI message handed to the session. */
+export interface PlanloopState extends Saved {
   seen: string | null;
-  /** User messages seen; one more is a new turn. */
-  users: number;
-  /** The turn's user message as planloop wrote it (a resume summary, plan feedback). */
-  turn: { index: number; text: string } | null;
-  /** Calls whose results the session awaits. */
-  awaited: string[];
-  /** planloop's tool messages of this turn, by call id: its own tools' answers, and
-   * results as the model is to read them. */
-  written: Record<string, Written>;
-  /** Whether the next model call goes without tools (the turn's last iteration). */
-  withhold: boolean;
 }
 
 /** The reviewer's answer to one paused call, as `humanInTheLoopMiddleware` takes it. */
 export type PlanloopDecision = { type: "approve" } | { type: "edit"; editedAction: { name: string; args: Record<string, unknown> } } | { type: "reject"; message?: string };
 
 interface Entry {
-  session: Session;
-  saved: Omit<PlanloopState, "snapshot">;
+  keeper: Keeper;
+  seen: string | null;
 }
 
 const DECISIONS = ["approve", "edit", "reject"] as const;
@@ -66,7 +50,7 @@ export function planloopMiddleware(options: PlanloopMiddlewareOptions = {}) {
     tool(
       async (_args: unknown, config: { toolCall?: { id?: string }; configurable?: { thread_id?: string } }) => {
         const id = config.toolCall?.id ?? "";
-        const kept = threads.get(config.configurable?.thread_id ?? "")?.saved.written[id] ?? getCurrentTaskInput<{ planloop?: PlanloopState }>().planloop?.written[id];
+        const kept = threads.get(config.configurable?.thread_id ?? "")?.keeper.kept.written[id] ?? getCurrentTaskInput<{ planloop?: PlanloopState }>().planloop?.written[id];
         if (kept === undefined) throw new Error(`planloop has no answer for call ${id}`);
         return kept.content;
       },
@@ -79,31 +63,18 @@ export function planloopMiddleware(options: PlanloopMiddlewareOptions = {}) {
     const thread = runtime.configurable?.thread_id ?? "";
     let found = threads.get(thread);
     if (found === undefined) {
-      const saved = state.planloop;
-      found =
-        saved === undefined
-          ? { session: new Session(options.config), saved: { seen: null, users: 0, turn: null, awaited: [], written: {}, withhold: false } }
-          : { session: Session.restore(saved.snapshot), saved: { seen: saved.seen, users: saved.users, turn: saved.turn, awaited: saved.awaited, written: saved.written, withhold: saved.withhold } };
+      const { seen = null, ...saved } = state.planloop ?? {};
+      found = { keeper: new Keeper({ config: options.config, saved: state.planloop === undefined ? undefined : (saved as Saved) }, now), seen };
       threads.set(thread, found);
     }
     return found;
   }
 
-  const persisted = (e: Entry): { planloop: PlanloopState } => ({ planloop: { ...e.saved, snapshot: e.session.snapshot() } });
+  const persisted = (e: Entry): { planloop: PlanloopState } => ({ planloop: { ...e.keeper.saved(), seen: e.seen } });
 
   /** Streams what happened (reasoning steps, nudges, approvals) to the agent's `custom` stream. */
   function publish(e: Entry, runtime: { writer?: (chunk: unknown) => void }): void {
-    for (const event of e.session.drainEvents()) runtime.writer?.({ planloop: event });
-  }
-
-  /** Keeps what a decision asks of the loop. */
-  function remember(e: Entry, decision: Decision | null | undefined): void {
-    if (decision === null || decision === undefined) return;
-    if (decision.type !== "runTools" && decision.type !== "awaitApproval" && decision.type !== "awaitPlanReview") return;
-    for (const reply of decision.replies) e.saved.written[reply.toolCallId] = { content: reply.content, isError: reply.isError };
-    if (decision.type === "awaitPlanReview") return;
-    e.saved.awaited.push(...decision.calls.map((c) => c.id));
-    if (decision.type === "runTools") e.saved.withhold = decision.next.toolsWithheld;
+    for (const event of e.keeper.session.drainEvents()) runtime.writer?.({ planloop: event });
   }
 
   return createMiddleware({
@@ -113,36 +84,24 @@ export function planloopMiddleware(options: PlanloopMiddlewareOptions = {}) {
     tools: plannerTools,
     beforeModel: (state, runtime) => {
       const e = entry(state, runtime);
-      const messages = state.messages;
-      const users = messages.flatMap((m, index) => (HumanMessage.isInstance(m) ? [index] : []));
-      if (users.length > e.saved.users) {
-        const index = users.at(-1)!;
-        const started = e.session.beginTurn({ message: textOf(messages[index]!), nowMs: now() });
-        e.saved = { ...e.saved, users: users.length, turn: { index, text: started.message }, awaited: [], written: {}, withhold: started.next.toolsWithheld };
-      }
-      const results = messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m) && e.saved.awaited.includes(m.tool_call_id));
-      if (results.length > 0) {
-        e.saved.awaited = e.saved.awaited.filter((id) => !results.some((r) => r.tool_call_id === id));
-        const outcome = e.session.handleToolResults(
-          results.map((r) => ({ id: r.tool_call_id, output: textOf(r), isError: r.status === "error" })),
-          now(),
-        );
-        for (const m of outcome.messages) e.saved.written[m.toolCallId] = { content: m.content, isError: m.isError };
-        e.saved.withhold = outcome.next.toolsWithheld;
-      }
+      const users = state.messages.flatMap((m, index) => (HumanMessage.isInstance(m) ? [index] : []));
+      if (users.length > 0) e.keeper.user(users.length, users.at(-1)!, textOf(state.messages[users.at(-1)!]!));
+      e.keeper.results(
+        state.messages.flatMap((m) => (ToolMessage.isInstance(m) ? [{ id: m.tool_call_id, output: textOf(m), isError: m.status === "error" }] : [])),
+      );
       publish(e, runtime);
       return persisted(e);
     },
     wrapModelCall: (request, handler) => {
-      const e = entry(request.state, request.runtime);
+      const { keeper } = entry(request.state, request.runtime);
+      const { turn, written, withhold } = keeper.kept;
       const messages = request.messages.map((m, index) => {
-        if (index === e.saved.turn?.index && HumanMessage.isInstance(m)) return new HumanMessage({ content: e.saved.turn.text, id: m.id });
-        const written = ToolMessage.isInstance(m) ? e.saved.written[m.tool_call_id] : undefined;
-        if (written === undefined || !ToolMessage.isInstance(m)) return m;
-        return new ToolMessage({ content: written.content, tool_call_id: m.tool_call_id, name: m.name, id: m.id, status: written.isError ? "error" : "success" });
+        if (index === turn?.index && HumanMessage.isInstance(m)) return new HumanMessage({ content: turn.text, id: m.id });
+        const answer = ToolMessage.isInstance(m) ? written[m.tool_call_id] : undefined;
+        if (answer === undefined || !ToolMessage.isInstance(m)) return m;
+        return new ToolMessage({ content: answer.content, tool_call_id: m.tool_call_id, name: m.name, id: m.id, status: answer.isError ? "error" : "success" });
       });
-      const systemPrompt = e.session.systemPrompt({ base: request.systemPrompt ?? "" }, now()).prompt;
-      return handler({ ...request, messages, systemPrompt, ...(e.saved.withhold ? { tools: [] } : {}) });
+      return handler({ ...request, messages, systemPrompt: keeper.systemPrompt(request.systemPrompt ?? ""), ...(withhold ? { tools: [] } : {}) });
     },
     afterModel: {
       canJumpTo: ["model", "end"],
@@ -150,18 +109,16 @@ export function planloopMiddleware(options: PlanloopMiddlewareOptions = {}) {
         const e = entry(state, runtime);
         const last = state.messages.at(-1);
         if (last === undefined || !AIMessage.isInstance(last)) return;
-        if (e.saved.seen !== (last.id ?? null)) {
-          e.saved.seen = last.id ?? null;
-          const decision = e.session.handleModelResponse(responseOf(last), now());
-          remember(e, decision);
+        if (e.seen !== (last.id ?? null)) {
+          e.seen = last.id ?? null;
+          const { nudge, ending } = e.keeper.respond(responseOf(last));
           publish(e, runtime);
-          if (decision.type === "continue") return { ...persisted(e), messages: [new HumanMessage(decision.message)], jumpTo: "model" };
-          const ending = decision.type === "pause" ? decision.summary : decision.type === "fail" ? decision.message : decision.type === "awaitPlanReview" ? decision.message : null;
+          if (nudge !== null) return { ...persisted(e), messages: [new HumanMessage(nudge)], jumpTo: "model" };
           if (ending !== null) return { ...persisted(e), messages: [new AIMessage({ content: ending, id: last.id })], jumpTo: "end" };
         }
-        const pending = e.session.proposals().filter((p) => p.status === "pending");
+        const pending = e.keeper.session.proposals().filter((p) => p.status === "pending");
         if (pending.length === 0) return persisted(e);
-        return { ...resolve(e, last, pending, state.messages), ...persisted(e) } as never;
+        return { ...resolve(e.keeper, last, pending, state.messages), ...persisted(e) } as never;
       },
     },
   });
@@ -169,7 +126,7 @@ export function planloopMiddleware(options: PlanloopMiddlewareOptions = {}) {
   /** Pauses for the reviewer's decisions on `pending`, hands them to the session, and
    * rewrites the AI message: approved calls (as edited) run, rejected ones are answered
    * with planloop's rejection message. */
-  function resolve(e: Entry, last: AIMessage, pending: ReturnType<Session["proposals"]>, messages: BaseMessage[]) {
+  function resolve(keeper: Keeper, last: AIMessage, pending: ReturnType<Session["proposals"]>, messages: BaseMessage[]) {
     const answer = interrupt({
       actionRequests: pending.map((p) => ({ name: p.tool, args: p.args, description: p.justification })),
       reviewConfigs: pending.map((p) => ({ actionName: p.tool, allowedDecisions: [...DECISIONS] })),
@@ -181,23 +138,23 @@ export function planloopMiddleware(options: PlanloopMiddlewareOptions = {}) {
     let resumed: Decision | null | undefined = null;
     pending.forEach((proposal, i) => {
       const decision = decisions[i]!;
+      delete keeper.kept.awaited[proposal.callId];
       const outcome =
         decision.type === "reject"
-          ? e.session.reject(proposal.actionId, decision.message === undefined ? undefined : { message: decision.message }, now())
-          : e.session.approve(proposal.actionId, decision.type === "edit" ? { editedArgs: decision.editedAction.args } : undefined, now());
+          ? keeper.session.reject(proposal.actionId, decision.message === undefined ? undefined : { message: decision.message }, now())
+          : keeper.session.approve(proposal.actionId, decision.type === "edit" ? { editedArgs: decision.editedAction.args } : undefined, now());
       resumed = outcome.resumed ?? resumed;
     });
     const going = resumed as Decision | null;
-    remember(e, going);
+    keeper.remember(going);
     const run = new Map(going?.type === "runTools" ? going.calls.map((c) => [c.id, c]) : []);
     const calls = (last.tool_calls ?? []).map((c) => {
       const edited = c.id === undefined ? undefined : run.get(c.id);
       return edited === undefined ? c : { ...c, args: edited.args as Record<string, unknown> };
     });
-    const rejected = pending.filter((p) => !run.has(p.callId)).map((p) => {
-      const written = e.saved.written[p.callId];
-      return new ToolMessage({ content: written?.content ?? "rejected", tool_call_id: p.callId, name: p.tool, status: "error" });
-    });
+    const rejected = pending
+      .filter((p) => !run.has(p.callId))
+      .map((p) => new ToolMessage({ content: keeper.kept.written[p.callId]?.content ?? "rejected", tool_call_id: p.callId, name: p.tool, status: "error" }));
     const answered = new Set([...messages.filter(ToolMessage.isInstance).map((m) => m.tool_call_id), ...rejected.map((m) => m.tool_call_id)]);
     const waiting = calls.some((c) => c.id !== undefined && !answered.has(c.id));
     return {

@@ -1,7 +1,9 @@
 // The AI SDK's provider-level prompt (LanguageModelV3/V4: the same shape in AI SDK 6 and
 // 7) as planloop reads and writes it: the user's message, the system prompt, tool
 // results, and a model response's text and tool calls.
-import type { ModelResponse, ToolMessage } from "planloop";
+import type { ModelResponse } from "planloop";
+
+import type { Written } from "./turn.js";
 
 /** A content part, as far as planloop reads it. */
 export interface ProviderPart {
@@ -32,7 +34,7 @@ export function lastUserMessage(prompt: Prompt): { index: number; text: string; 
 
 /** The prompt with the turn's user message as planloop wrote it, and each tool result
  * planloop answered as its tool message (the `[tool_result:…]` text, reminders included). */
-export function withToolMessages(prompt: Prompt, written: ReadonlyMap<string, ToolMessage>, turn: { index: number; text: string } | null): Prompt {
+export function withToolMessages(prompt: Prompt, written: Readonly<Record<string, Written>>, turn: { index: number; text: string } | null): Prompt {
   return prompt.map((message, index): ProviderMessage => {
     if (message.role === "user" && index === turn?.index) {
       return { ...message, content: [...message.content.filter((p) => p.type !== "text"), { type: "text", text: turn.text }] };
@@ -41,7 +43,7 @@ export function withToolMessages(prompt: Prompt, written: ReadonlyMap<string, To
     return {
       ...message,
       content: message.content.map((part) => {
-        const answer = part.type === "tool-result" && part.toolCallId !== undefined ? written.get(part.toolCallId) : undefined;
+        const answer = part.type === "tool-result" && part.toolCallId !== undefined ? written[part.toolCallId] : undefined;
         return answer === undefined ? part : { ...part, output: { type: answer.isError ? "error-text" : "text", value: answer.content } };
       }),
     };

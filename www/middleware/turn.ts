@@ -1,0 +1,134 @@
+// What every framework middleware keeps beside its Session: which user message opened the
+// turn (and how planloop rewrote it), which calls' results are awaited (a proposal's with
+// its action id), the tool messages planloop wrote, and whether the next model call goes
+// without tools. Each middleware reads its framework's messages and hands them here; the
+// Session decides. The kept state is plain JSON, so a framework can persist it.
+import { type Decision, type ModelResponse, Session, type SessionConfig, type SessionSnapshot } from "planloop";
+
+/** A tool message planloop wrote: its answer to its own tool, or a result as the model
+ * is to read it (reminders included). */
+export interface Written {
+  content: string;
+  isError: boolean;
+}
+
+/** The keeper's state besides the session, as plain JSON. */
+export interface Kept {
+  /** User messages seen; one more is a new turn. */
+  users: number;
+  /** The turn's user message as planloop wrote it (a resume summary, plan feedback). */
+  turn: { index: number; text: string } | null;
+  /** Calls whose results the session awaits, each with its proposal's action id (or null). */
+  awaited: Record<string, string | null>;
+  /** planloop's tool messages of this turn, by call id. */
+  written: Record<string, Written>;
+  /** Whether the next model call goes without tools (the turn's last iteration). */
+  withhold: boolean;
+}
+
+/** The whole of it, for a framework's state or context. */
+export interface Saved extends Kept {
+  snapshot: SessionSnapshot;
+}
+
+/** A tool result as a framework carries it; `denied` when the user refused the call. */
+export interface Result {
+  id: string;
+  output: string;
+  isError: boolean;
+  denied?: boolean;
+}
+
+/** What a model response comes to: planloop's decision, the nudge to send back for a
+ * premature stop, or the text the run ends with (a limit, a plan review). */
+export interface Verdict {
+  decision: Decision;
+  nudge: string | null;
+  ending: string | null;
+}
+
+const fresh = (): Kept => ({ users: 0, turn: null, awaited: {}, written: {}, withhold: false });
+
+export class Keeper {
+  readonly session: Session;
+  kept: Kept;
+  private readonly now: () => number;
+
+  constructor(from: { config?: SessionConfig; saved?: Saved | undefined; snapshot?: SessionSnapshot | string | undefined }, now: () => number) {
+    this.now = now;
+    if (from.saved !== undefined) {
+      const { snapshot, ...kept } = from.saved;
+      this.session = Session.restore(snapshot);
+      this.kept = kept;
+    } else {
+      this.session = from.snapshot === undefined ? new Session(from.config) : Session.restore(from.snapshot);
+      this.kept = fresh();
+    }
+  }
+
+  /** The user messages of a prompt: `count` of them, the last at `index`. One more than
+   * before opens a turn (a new message ends the one before: what it awaited is dropped). */
+  user(count: number, index: number, text: string): void {
+    if (count === this.kept.users) return;
+    const started = this.session.beginTurn({ message: text, nowMs: this.now() });
+    this.kept = { users: count, turn: { index, text: started.message }, awaited: {}, written: {}, withhold: started.next.toolsWithheld };
+  }
+
+  /** Hands the session the awaited results among `results` (others are skipped): a
+   * proposal's result approves it first, a denial rejects it with its text as the reason. */
+  results(results: Result[]): void {
+    const given: Result[] = [];
+    for (const result of results) {
+      if (!(result.id in this.kept.awaited)) continue;
+      const actionId = this.kept.awaited[result.id]!;
+      delete this.kept.awaited[result.id];
+      if (actionId !== null && result.denied === true) {
+        this.remember(this.session.reject(actionId, result.output.length > 0 ? { message: result.output } : undefined, this.now()).resumed);
+        continue;
+      }
+      if (actionId !== null) this.remember(this.session.approve(actionId, undefined, this.now()).resumed);
+      given.push(result);
+    }
+    if (given.length === 0) return;
+    const outcome = this.session.handleToolResults(
+      given.map((r) => ({ id: r.id, output: r.output, isError: r.isError })),
+      this.now(),
+    );
+    for (const m of outcome.messages) this.kept.written[m.toolCallId] = { content: m.content, isError: m.isError };
+    this.kept.withhold = outcome.next.toolsWithheld;
+  }
+
+  /** planloop's system prompt, the caller's own (`base`) first. */
+  systemPrompt(base: string): string {
+    return this.session.systemPrompt({ base }, this.now()).prompt;
+  }
+
+  /** Hands the session a model response. */
+  respond(response: ModelResponse): Verdict {
+    const decision = this.session.handleModelResponse(response, this.now());
+    this.remember(decision);
+    const nudge = decision.type === "continue" ? decision.message : null;
+    const ending = decision.type === "pause" ? decision.summary : decision.type === "fail" || decision.type === "awaitPlanReview" ? decision.message : null;
+    return { decision, nudge, ending };
+  }
+
+  /** Whether planloop holds this call for approval. */
+  held(callId: string): boolean {
+    return (this.kept.awaited[callId] ?? null) !== null;
+  }
+
+  /** Keeps what a decision asks of the loop: replies written, calls awaited. */
+  remember(decision: Decision | null | undefined): void {
+    if (decision === null || decision === undefined) return;
+    if (decision.type !== "runTools" && decision.type !== "awaitApproval" && decision.type !== "awaitPlanReview") return;
+    for (const reply of decision.replies) this.kept.written[reply.toolCallId] = { content: reply.content, isError: reply.isError };
+    if (decision.type === "awaitPlanReview") return;
+    for (const call of decision.calls) this.kept.awaited[call.id] = null;
+    if (decision.type === "awaitApproval") for (const proposal of decision.proposals) this.kept.awaited[proposal.callId] = proposal.actionId;
+    if (decision.type === "runTools") this.kept.withhold = decision.next.toolsWithheld;
+  }
+
+  saved(): Saved {
+    return { ...this.kept, snapshot: this.session.snapshot() };
+  }
+}
