@@ -36,7 +36,7 @@ for (const name of RUNNER) {
 
 // The framework middleware (www/middleware): each one file per module system at the
 // package root, its helpers bundled in, planloop and the framework left to the host.
-const MIDDLEWARE = ["ai-sdk", "langchain"];
+const MIDDLEWARE = ["ai-sdk", "langchain", "openai-agents"];
 for (const name of MIDDLEWARE) {
   for (const [format, extension] of [["esm", "mjs"], ["cjs", "cjs"]]) {
     await build({
@@ -53,6 +53,8 @@ for (const name of MIDDLEWARE) {
   const dts = readFileSync(path(`target/www/middleware/${name}.d.ts`), "utf8");
   for (const extension of ["d.ts", "d.mts"]) writeFileSync(path(`pkg/${name}.${extension}`), dts);
 }
+// The types the middleware's declarations share (the state they keep): `./turn.js` in them.
+copyFileSync(path("target/www/middleware/turn.d.ts"), path("pkg/turn.d.ts"));
 
 // An entry as both module systems resolve it.
 const dual = (base, types = base) => ({
@@ -91,6 +93,7 @@ const pkg = {
     "./planloop_session_bg.wasm": "./planloop_session_bg.wasm",
     "./ai-sdk": dual("ai-sdk"),
     "./langchain": dual("langchain"),
+    "./openai-agents": dual("openai-agents"),
     "./runner": runner("chain"),
     "./runner/openai": runner("openai"),
     "./runner/langchain": runner("langchain"),
@@ -98,18 +101,20 @@ const pkg = {
     "./package.json": "./package.json",
   },
   // The adapters' and the middleware's libraries, for those who use them.
-  peerDependencies: { "@langchain/core": ">=1.0.0 <2", "@langchain/langgraph": ">=1.0.0 <2", langchain: ">=1.0.0 <2", zod: "^3.25.0 || ^4.0.0", ai: ">=6.0.0 <8" },
+  peerDependencies: { "@langchain/core": ">=1.0.0 <2", "@langchain/langgraph": ">=1.0.0 <2", langchain: ">=1.0.0 <2", zod: "^3.25.0 || ^4.0.0", ai: ">=6.0.0 <8", "@openai/agents": ">=0.20.0 <1" },
   peerDependenciesMeta: {
     "@langchain/core": { optional: true },
     "@langchain/langgraph": { optional: true },
     langchain: { optional: true },
     zod: { optional: true },
     ai: { optional: true },
+    "@openai/agents": { optional: true },
   },
 };
 pkg.files = [
   ...["planloop", "slim", ...MIDDLEWARE].flatMap((base) => [`${base}.mjs`, `${base}.cjs`, `${base}.d.ts`, `${base}.d.mts`]),
   "planloop.global.js",
+  "turn.d.ts",
   "planloop_bg.wasm",
   "planloop_session_bg.wasm",
   "runner/",

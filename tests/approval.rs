@@ -100,6 +100,21 @@ fn seed_002_worked_example_three_approvals_then_a_summary() {
 }
 
 #[test]
+fn the_trail_shows_what_an_approved_call_said_not_the_message_formatted_for_the_model() {
+    let mut d = Drive::new(gated());
+    d.begin("Clean up the build folder");
+    let decision =
+        d.respond("Deleting the temporary files.", vec![call("c1", "run_bash", r#"{"command":"rm -rf build/tmp"}"#)]);
+    let Decision::AwaitApproval { proposals, .. } = &decision else { panic!("{decision:?}") };
+    let action = proposals[0].action_id.clone();
+    approve(&mut d, &action);
+    let outcome = d.results(vec![result("c1", "removed 3 files", 0, 40.0)]);
+    assert!(outcome.messages[0].content.starts_with("[tool_result:run_bash] removed 3 files"));
+    let steps = d.session.steps();
+    assert!(steps.contains(&"[Obs] run_bash ok: removed 3 files".to_owned()), "{steps:?}");
+}
+
+#[test]
 fn read_calls_run_while_proposals_wait_and_rejections_come_back_to_the_model() {
     let mut d = Drive::new(gated());
     d.begin("Clean up");

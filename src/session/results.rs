@@ -58,12 +58,15 @@ impl Session {
             Value::Undefined => String::new(),
             other => json_text::stringify(&other),
         };
-        let full = match (approved, result.stderr) {
+        let (full, seen) = match (approved, result.stderr) {
+            // The model reads the formatted result; the trail shows what the tool said.
             (true, stderr) => {
-                approval::format_result(&name, &output, stderr.as_deref(), result.exit_code, result.duration_ms)
+                let formatted =
+                    approval::format_result(&name, &output, stderr.as_deref(), result.exit_code, result.duration_ms);
+                (formatted, Some(output))
             }
-            (false, Some(stderr)) if !stderr.trim().is_empty() => format!("{output}\n{stderr}"),
-            (false, _) => output,
+            (false, Some(stderr)) if !stderr.trim().is_empty() => (format!("{output}\n{stderr}"), None),
+            (false, _) => (output, None),
         };
         let total = full.chars().count();
         let limit = self.config.max_tool_output_chars as usize;
@@ -71,7 +74,11 @@ impl Session {
             true => cap(&full, limit) + &prompts::truncated(language, limit, total),
             false => full,
         };
-        let obs = self.log.record_obs(&name, &content, result.is_error, iteration, now).summary.clone();
+        let obs = self
+            .log
+            .record_obs(&name, seen.as_deref().unwrap_or(&content), result.is_error, iteration, now)
+            .summary
+            .clone();
         if self.findings.len() == FINDINGS_KEPT {
             self.findings.pop_front();
         }

@@ -119,7 +119,8 @@ for (const [major, ai, Mock, load] of majors) {
     test(`${major}: a gated tool waits for the SDK's approval; ${approved ? "approved, it runs" : "denied, the model reads why"}`, async () => {
       const createPlanloop = await load();
       const planloop = createPlanloop({ config: { tools: { read: ["search"] } }, now: () => 1000 });
-      const model = scripted(Mock, [{ calls: [["d1", "delete_note", { path: "q3.md" }]] }, { text: approved ? "Deleted." : "Kept it." }]);
+      // After the decision the model searches once more: the resolved call is handed over once only.
+      const model = scripted(Mock, [{ calls: [["d1", "delete_note", { path: "q3.md" }]] }, { calls: [["s1", "search", { query: "Q3" }]] }, { text: approved ? "Deleted." : "Kept it." }]);
       const deleted = [];
       const tools = planloop.tools({
         search: searchTool(),

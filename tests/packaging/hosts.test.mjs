@@ -21,8 +21,8 @@ test("Node, ES module: import … from \"planloop\"", () => {
 test("Node, CommonJS: require(\"planloop\"), and the runner and the middleware by require too", () => {
   const dir = fixture("node-cjs");
   assertChecked(reported(run("node", [`${dir}main.cjs`])), reference);
-  const entries = 'const r = require("planloop/runner"); console.log(typeof r.ChainRunner, typeof require("planloop/runner/openai").openAIChatModel, typeof require("planloop/ai-sdk").createPlanloop, typeof require("planloop/langchain").planloopMiddleware)';
-  assert.equal(run("node", ["-e", entries]).trim(), "function function function function");
+  const entries = 'const r = require("planloop/runner"); console.log(typeof r.ChainRunner, typeof require("planloop/runner/openai").openAIChatModel, typeof require("planloop/ai-sdk").createPlanloop, typeof require("planloop/langchain").planloopMiddleware, typeof require("planloop/openai-agents").createPlanloop)';
+  assert.equal(run("node", ["-e", entries]).trim(), "function function function function function");
 });
 
 test("a bare vm context (no TextEncoder, atob, require): the classic-script build", () => {

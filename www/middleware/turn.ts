@@ -81,13 +81,14 @@ export class Keeper {
     for (const result of results) {
       if (!(result.id in this.kept.awaited)) continue;
       const actionId = this.kept.awaited[result.id]!;
-      delete this.kept.awaited[result.id];
       if (actionId !== null && result.denied === true) {
         this.remember(this.session.reject(actionId, result.output.length > 0 ? { message: result.output } : undefined, this.now()).resumed);
-        continue;
+      } else {
+        if (actionId !== null) this.remember(this.session.approve(actionId, undefined, this.now()).resumed);
+        given.push(result);
       }
-      if (actionId !== null) this.remember(this.session.approve(actionId, undefined, this.now()).resumed);
-      given.push(result);
+      // Once handed over, never again (the approval's resumed calls named it once more).
+      delete this.kept.awaited[result.id];
     }
     if (given.length === 0) return;
     const outcome = this.session.handleToolResults(
