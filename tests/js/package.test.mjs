@@ -62,7 +62,8 @@ test("every entry answers alike: ES module, CommonJS, classic script, slim", asy
   assert.equal(turn(bare), turn(planloop));
   const slim = await import(new URL("pkg/slim.mjs", root));
   assert.throws(() => slim.validateWriteTodos(args), { name: "PlanloopError", code: "invalid_state" });
-  slim.initSync({ module: readFileSync(new URL("pkg/planloop_bg.wasm", root)) });
+  // A compiled WebAssembly.Module is taken as well as bytes.
+  slim.initSync({ module: new WebAssembly.Module(readFileSync(new URL("pkg/planloop_bg.wasm", root))) });
   assert.deepEqual(slim.validateWriteTodos(args), expected);
   assert.deepEqual(slim.toolDefinitions(), planloop.toolDefinitions());
   // The session module was not given: a Session says what to load.

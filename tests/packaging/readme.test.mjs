@@ -5,7 +5,8 @@
 // bundled by esbuild and loaded twice (such examples show a page reload).
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { test } from "node:test";
 
 import { build } from "esbuild";
@@ -27,6 +28,16 @@ test("the README speaks to npm users: npm install first, no files they do not ha
   assert.ok(users.indexOf("npm install planloop") > 0 && users.indexOf("npm install planloop") < users.indexOf("```ts"));
   assert.doesNotMatch(users, /\bpkg\/|src\/|seeds?\b|make (test|demo)/);
   assert.match(readme.slice(readme.indexOf("## Working on planloop")), /make demo[\s\S]*make test/);
+});
+
+test("every planloop entry and file the README names is in the installed package", () => {
+  const named = new Set([...readme.matchAll(/(node_modules\/)?\bplanloop\/[a-z_.-]+(?:\/[a-z_.-]+)?/g)].map((m) => m[0].replace(/[.]$/, "")));
+  assert.ok(named.size >= 8, [...named].join(", "));
+  const resolve = createRequire(`${project}package.json`).resolve;
+  for (const entry of named) {
+    if (entry.startsWith("node_modules/")) assert.ok(existsSync(`${project}${entry}`), `${entry} is installed`);
+    else assert.doesNotThrow(() => resolve(entry), `${entry} resolves`);
+  }
 });
 
 function compile(dir, file, source, options) {
