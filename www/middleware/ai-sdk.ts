@@ -7,20 +7,13 @@
 // a pause or a failure ends the loop with its summary; gated tools wait for the SDK's own
 // approval flow (`needsApproval`), and a denied or executed call resolves the proposal.
 import { jsonSchema, type LanguageModelMiddleware, tool, type ToolSet } from "ai";
-import type { Session, SessionConfig, SessionSnapshot } from "planloop";
+import type { Session, SessionSnapshot } from "planloop";
 
 import { type Prompt, type ProviderMessage, type ProviderPart, lastUserMessage, responseOf, withSystem, withToolMessages } from "./prompt.js";
 import { type StreamPart, continuedStream } from "./stream.js";
-import { Keeper, type Result } from "./turn.js";
+import { Keeper, type PlanloopOptions, type Result } from "./turn.js";
 
-export interface PlanloopOptions {
-  /** The session's configuration (ignored when `snapshot` is given). */
-  config?: SessionConfig;
-  /** A saved session (`planloop.snapshot()`) to go on from. */
-  snapshot?: SessionSnapshot | string;
-  /** The clock, in milliseconds (Date.now by default). */
-  now?: () => number;
-}
+export type { PlanloopOptions };
 
 export interface Planloop {
   /** The session: its todos, progress, events, steps, proposals. */

@@ -10,18 +10,11 @@
 // travels in `RunState.toString()`, and `planloop.resume(state)` takes it back after
 // `RunState.fromString()`.
 import { type FunctionTool, type Model, type ModelRequest, type ModelResponse as AgentsResponse, type RunContext, tool } from "@openai/agents";
-import type { ModelResponse, Session, SessionConfig, SessionSnapshot } from "planloop";
+import type { ModelResponse, Session, SessionSnapshot } from "planloop";
 
-import { Keeper, type Result, type Saved } from "./turn.js";
+import { Keeper, type PlanloopOptions, type Result, type Saved } from "./turn.js";
 
-export interface PlanloopOptions {
-  /** The session's configuration (ignored when `snapshot` is given). */
-  config?: SessionConfig;
-  /** A saved session to go on from. */
-  snapshot?: SessionSnapshot | string;
-  /** The clock, in milliseconds (Date.now by default). */
-  now?: () => number;
-}
+export type { PlanloopOptions };
 
 export interface Planloop {
   /** The session: its todos, progress, events, steps, proposals. */

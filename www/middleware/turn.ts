@@ -5,6 +5,16 @@
 // Session decides. The kept state is plain JSON, so a framework can persist it.
 import { type Decision, type ModelResponse, Session, type SessionConfig, type SessionSnapshot } from "planloop";
 
+/** How a middleware makes its session. */
+export interface PlanloopOptions {
+  /** The session's configuration (ignored when `snapshot` is given). */
+  config?: SessionConfig;
+  /** A saved session (`planloop.snapshot()`) to go on from. */
+  snapshot?: SessionSnapshot | string;
+  /** The clock, in milliseconds (Date.now by default). */
+  now?: () => number;
+}
+
 /** A tool message planloop wrote: its answer to its own tool, or a result as the model
  * is to read it (reminders included). */
 export interface Written {
