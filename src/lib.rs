@@ -98,6 +98,7 @@ pub mod plan;
 pub mod prompts;
 pub mod session;
 pub mod snapshot;
+mod sort;
 pub mod text;
 pub mod trail;
 pub mod validate;

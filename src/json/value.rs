@@ -8,6 +8,8 @@
 use std::borrow::Cow;
 use std::mem;
 
+use crate::sort::sort_by;
+
 /// A value received from the host. Strings borrow from the JSON text they were parsed
 /// from when they can (no escapes), so parsing a tool call allocates little. (Only a
 /// [`Document`] can be arbitrarily deep; a `Value` is as deep as a schema allows.)
@@ -188,7 +190,7 @@ pub fn keys_distinct<V>(members: &[(Cow<'_, str>, V)]) -> bool {
 /// many keys costs n log n, not n².
 pub fn unique_members<V>(members: &[(Cow<'_, str>, V)]) -> Vec<(usize, usize)> {
     let mut order: Vec<usize> = (0..members.len()).collect();
-    order.sort_unstable_by(|&a, &b| members[a].0.cmp(&members[b].0).then(a.cmp(&b)));
+    sort_by(&mut order, |&a, &b| (&members[a].0, a) < (&members[b].0, b));
     let mut places = Vec::with_capacity(members.len());
     let mut run = 0;
     while run < order.len() {
@@ -199,7 +201,7 @@ pub fn unique_members<V>(members: &[(Cow<'_, str>, V)]) -> Vec<(usize, usize)> {
         places.push((order[run], order[end]));
         run = end + 1;
     }
-    places.sort_unstable();
+    sort_by(&mut places, |a, b| a < b);
     places
 }
 

@@ -34,6 +34,7 @@ use crate::session::continuation::ReportedProgress;
 use crate::session::review::PlanReview;
 use crate::session::stuck::StuckDetector;
 use crate::session::{Session, Turn, PROPOSALS_KEPT};
+use crate::sort::sort_by;
 use crate::text::fingerprint::fnv1a;
 use crate::trail::reasoning::ReasoningLog;
 use crate::validate::compiled;
@@ -266,7 +267,7 @@ impl Session {
 /// Whether any of `ids` comes twice.
 fn repeats<'a>(ids: impl Iterator<Item = &'a str>) -> bool {
     let mut ids: Vec<&str> = ids.collect();
-    ids.sort_unstable();
+    sort_by(&mut ids, |a, b| a < b);
     ids.windows(2).any(|pair| pair[0] == pair[1])
 }
 
@@ -319,9 +320,10 @@ pub fn checksum(document: &Value<'_>) -> String {
 fn sorted<'a>(value: &Value<'a>) -> Value<'a> {
     match value {
         Value::Object(members) => {
-            // A stable sort keeps repeated keys in source order: the last of each run wins.
-            let mut order: Vec<&(Cow<'a, str>, Value<'a>)> = members.iter().collect();
-            order.sort_by(|a, b| a.0.cmp(&b.0));
+            // Ties in source order (positions compared): the last of each run wins.
+            let mut order: Vec<(usize, &(Cow<'a, str>, Value<'a>))> = members.iter().enumerate().collect();
+            sort_by(&mut order, |a, b| (&a.1 .0, a.0) < (&b.1 .0, b.0));
+            let order: Vec<&(Cow<'a, str>, Value<'a>)> = order.into_iter().map(|(_, member)| member).collect();
             let last_of_run = |i: &usize| order.get(i + 1).is_none_or(|next| next.0 != order[*i].0);
             let kept = (0..order.len()).filter(last_of_run).map(|i| (order[i].0.clone(), sorted(&order[i].1)));
             Value::Object(kept.collect())

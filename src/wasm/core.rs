@@ -16,6 +16,7 @@ use crate::plan::guard::IterationVerdict;
 use crate::plan::planner::{self, AckError, PlannerAck, PlannerSnapshot, PlannerState};
 use crate::plan::todos::{self, Args as TodoArgs, Todo, TodoStatus, WriteTodosValidation};
 use crate::plan::todos::{WRITE_TODOS_DESCRIPTION, WRITE_TODOS_SCHEMA};
+use crate::sort::sort_by;
 use crate::text::reflection::{extract_reflection, DEFAULT_MAX_CHARS};
 use crate::trail::capsule::{Artifact, ContextCapsule};
 use crate::trail::reasoning::{ReasoningEvent, ReasoningLog};
@@ -386,7 +387,8 @@ fn utf16_offsets(given: Input<'_>, numbers: &mut [u32], slots: &[usize]) {
     }
     let text = given.bytes;
     let mut order: Vec<usize> = slots.to_vec();
-    order.sort_by_key(|&slot| numbers[slot]);
+    // Slots at one offset get the same answer, so their order does not matter.
+    sort_by(&mut order, |&a, &b| numbers[a] < numbers[b]);
     let (mut byte, mut unit) = (0usize, 0u32);
     for slot in order {
         let target = numbers[slot] as usize;
