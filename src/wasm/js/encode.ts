@@ -123,15 +123,26 @@ class Writer {
     this.out += "[";
     for (let i = 0; i < length; i++) {
       if (i > 0) this.out += ",";
-      this.item(() => array[i], depth);
+      // Each item read once; a read that throws (a proxy's trap) is written as such.
+      let item: unknown;
+      try {
+        item = array[i];
+      } catch (error) {
+        this.out += thrown(error);
+        continue;
+      }
+      this.value(item, depth + 1);
     }
     this.out += "]";
   }
 
   private members(object: object, depth: number): void {
     const proto = Object.getPrototypeOf(object) as object | null;
-    const name = typeName(object, proto);
-    const plain = isPlainObject(object);
+    // An object literal (the usual argument) is plain and zod calls it `object`; asked
+    // only of others, which costs a constructor lookup and a descriptor.
+    const literal = proto === Object.prototype && !hasOwn.call(object, "constructor");
+    const name = literal ? "object" : typeName(object, proto);
+    const plain = literal || isPlainObject(object);
     const start = this.out.length;
     if (name !== "object" || !plain) this.out += `<o${JSON.stringify(name)},${plain ? 1 : 0}>`;
     this.out += "{";
@@ -144,22 +155,18 @@ class Writer {
         return;
       }
       if (count > 1) this.out += ",";
-      this.out += (hasOwn.call(object, key) ? "" : "^") + JSON.stringify(key) + ":";
-      this.item(() => (object as Record<string, unknown>)[key], depth);
+      this.out += (hasOwn.call(object, key) ? "" : "^") + quotedKey(key);
+      // Each property read once; a read that throws (a getter) is written as such.
+      let item: unknown;
+      try {
+        item = (object as Record<string, unknown>)[key];
+      } catch (error) {
+        this.out += thrown(error);
+        continue;
+      }
+      this.value(item, depth + 1);
     }
     this.out += "}";
-  }
-
-  /** A property, read once; a read that throws is written as such. */
-  private item(read: () => unknown, depth: number): void {
-    let value: unknown;
-    try {
-      value = read();
-    } catch (error) {
-      this.out += thrown(error);
-      return;
-    }
-    this.value(value, depth + 1);
   }
 
   private guarded(write: () => string): void {
@@ -169,6 +176,20 @@ class Writer {
       this.out += thrown(error);
     }
   }
+}
+
+// Keys repeat from call to call (`toolCalls`, `id`, `args`…): each short one is quoted once.
+const quotedKeys = new Map<string, string>();
+const QUOTED_KEYS_MAX = 4096;
+
+/** `key` as JSON, then `:`. */
+function quotedKey(key: string): string {
+  let quoted = quotedKeys.get(key);
+  if (quoted === undefined) {
+    quoted = JSON.stringify(key) + ":";
+    if (key.length <= 64 && quotedKeys.size < QUOTED_KEYS_MAX) quotedKeys.set(key, quoted);
+  }
+  return quoted;
 }
 
 /** What zod calls an object in its messages: `object` for a plain one, else its
