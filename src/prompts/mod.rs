@@ -50,21 +50,34 @@ pub enum Piece<'t> {
 
 /// The pieces of `template`, in order. A key has no whitespace or braces, so prose or
 /// code that happens to hold `{{{` is left alone, and `{{{{x}}}` is `{` then `{{{x}}}`.
-pub fn pieces(template: &str) -> impl Iterator<Item = Piece<'_>> {
-    let mut rest = template;
-    std::iter::from_fn(move || {
+pub fn pieces(template: &str) -> Pieces<'_> {
+    Pieces { rest: template }
+}
+
+/// The iterator [`pieces`] returns. Prompts are tens of kilobytes with a placeholder
+/// every few hundred bytes, so the text between them is skipped with `memchr` and each
+/// candidate is looked at byte by byte (this scan was most of `composePrompt`'s time).
+pub struct Pieces<'t> {
+    rest: &'t str,
+}
+
+impl<'t> Iterator for Pieces<'t> {
+    type Item = Piece<'t>;
+
+    fn next(&mut self) -> Option<Piece<'t>> {
+        let rest = self.rest;
         if rest.is_empty() {
             return None;
         }
         if let Some(key) = placeholder_key(rest) {
             let (text, after) = rest.split_at(key.len() + 6);
-            rest = after;
+            self.rest = after;
             return Some(Piece::Placeholder { key, text });
         }
-        // Literal text up to the next placeholder; the first character is literal. (A
-        // byte search for `{`: a `{` byte is always a whole character in UTF-8.)
+        // Literal text up to the next placeholder; the first byte is literal. (A `{` byte
+        // is always a whole character in UTF-8, so the search never lands inside one.)
         let bytes = rest.as_bytes();
-        let mut from = rest.chars().next().map_or(0, char::len_utf8);
+        let mut from = 1;
         let end = loop {
             match memchr::memchr(b'{', &bytes[from..]) {
                 Some(i) if placeholder_key(&rest[from + i..]).is_some() => break from + i,
@@ -73,23 +86,33 @@ pub fn pieces(template: &str) -> impl Iterator<Item = Piece<'_>> {
             }
         };
         let (text, after) = rest.split_at(end);
-        rest = after;
+        self.rest = after;
         Some(Piece::Text(text))
-    })
+    }
 }
 
 /// The key of the placeholder `text` starts with, if it starts with one.
 fn placeholder_key(text: &str) -> Option<&str> {
-    let after = text.strip_prefix("{{{")?;
-    // Keys are mostly ASCII: bytes are read until one that ends the key or is not ASCII,
-    // and only then characters (a key ends at any Unicode whitespace).
-    let ends = |b: u8| !b.is_ascii() || char::from(b).is_whitespace() || b == b'{' || b == b'}';
-    let ascii = after.bytes().position(ends)?;
-    let end = match after.as_bytes()[ascii].is_ascii() {
-        true => ascii,
-        false => ascii + after[ascii..].find(|c: char| c.is_whitespace() || c == '{' || c == '}')?,
-    };
-    (end > 0 && after[end..].starts_with("}}}")).then(|| &after[..end])
+    let bytes = text.as_bytes();
+    if !bytes.starts_with(b"{{{") {
+        return None;
+    }
+    // Keys are mostly ASCII: bytes are read until one that ends the key (ASCII
+    // whitespace is `\t` to `\r` and space) or is not ASCII, and only then characters
+    // (a key ends at any Unicode whitespace).
+    let mut end = 3;
+    while let Some(&b) = bytes.get(end) {
+        match b {
+            b'{' | b'}' | b'\t'..=b'\r' | b' ' => break,
+            0x80.. => {
+                let after = &text[end..];
+                end += after.find(|c: char| c.is_whitespace() || c == '{' || c == '}')?;
+                break;
+            }
+            _ => end += 1,
+        }
+    }
+    (end > 3 && bytes[end..].starts_with(b"}}}")).then(|| &text[3..end])
 }
 
 /// Replaces each `{{{key}}}` in `template` with its value, once: a value's own text is

@@ -4,11 +4,13 @@
 //! cap never splits a character (an emoji stays whole).
 
 pub mod fingerprint;
+pub mod index;
 pub mod reflection;
 
 /// `s` cut to at most `max` code points; a cut string ends with `…` (within `max`).
 pub fn cap(s: &str, max: usize) -> String {
-    if s.chars().nth(max).is_none() {
+    // No more bytes than `max`: no more characters either, none counted.
+    if s.len() <= max || s.chars().nth(max).is_none() {
         return s.to_owned();
     }
     let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
@@ -33,6 +35,9 @@ pub fn cap_words(s: &str, max: usize) -> String {
 
 /// All runs of whitespace (newlines included) collapsed to one space, ends trimmed.
 pub fn one_line(s: &str) -> String {
+    if s.is_ascii() {
+        return one_ascii_line(s);
+    }
     let mut line = String::with_capacity(s.len());
     for word in s.split_whitespace() {
         if !line.is_empty() {
@@ -41,6 +46,19 @@ pub fn one_line(s: &str) -> String {
         line.push_str(word);
     }
     line
+}
+
+/// [`one_line`] for ASCII text (tool names and most arguments), byte by byte: Unicode's
+/// whitespace in ASCII is `\t` to `\r` and the space.
+fn one_ascii_line(s: &str) -> String {
+    let mut line = Vec::with_capacity(s.len());
+    for word in s.as_bytes().split(|b| matches!(b, b'\t'..=b'\r' | b' ')).filter(|word| !word.is_empty()) {
+        if !line.is_empty() {
+            line.push(b' ');
+        }
+        line.extend_from_slice(word);
+    }
+    String::from_utf8(line).unwrap_or_default()
 }
 
 /// The first line with any visible text, trimmed.
@@ -59,6 +77,25 @@ mod tests {
         assert_eq!(cap("😀😀😀😀", 3), "😀😀…");
         assert_eq!(cap_words("search the vault now", 12), "search the…");
         assert_eq!(cap_words("supercalifragilistic", 8), "superca…");
+    }
+
+    #[test]
+    fn ascii_lines_collapse_as_any_other_does() {
+        let pieces = ["a", "bc", " ", "\t", "\n", "\r", "\u{b}", "\u{c}", "\u{1c}", "\u{1f}", "x y", "  "];
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..5_000 {
+            let text: String = (0..x % 8)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    pieces[(x % pieces.len() as u64) as usize]
+                })
+                .collect();
+            let general = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert_eq!(one_line(&text), general, "{text:?}");
+            x = x.wrapping_add(1);
+        }
     }
 
     #[test]

@@ -21,13 +21,13 @@ pub use input::{Budget, ComposeInput, Composed, CurrentPlan, PromptComponent, Pr
 pub use input::{BASE_MAX, COMPONENTS_MAX, NAME_MAX, TEXT_MAX};
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 
 use crate::error::issue::{Issue, PathSegment};
 use crate::error::{Error, Result};
 use crate::prompts::Language;
 use crate::prompts::{self};
-use writer::Writer;
+use crate::text::index::Index;
+use writer::{Values, Writer};
 
 /// The parts planloop places between the base prompt and the user's components, in order.
 const PARTS: [&str; 6] = ["core", "plan", "planner_tools", "continuation_protocol", "tool_guidelines", "output_format"];
@@ -82,7 +82,7 @@ pub fn compose_as(input: &ComposeInput, argument: &'static str) -> Result<Compos
         let line = prompts::budget_line(input.language, budget.remaining, budget.total);
         parts.push(Part { name: "budget", text: Cow::Owned(line), fill: false });
     }
-    let values: BTreeMap<&str, &str> = input.parts.values.0.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let values = Values::new(&input.parts.values.0);
     // Room for the texts and the breaks between them (values may need a little more).
     let mut writer = Writer::new(argument, parts.iter().map(|part| part.text.len() + 2).sum());
     for part in &parts {
@@ -99,12 +99,13 @@ fn plan_block(language: Language, plan: &CurrentPlan) -> String {
 fn check(input: &ComposeInput) -> Vec<Issue> {
     let mut issues = Vec::new();
     let names: Vec<&str> = input.parts.components.iter().map(|c| c.name.as_str()).collect();
+    let repeated = repeats(&names);
     for (i, &name) in names.iter().enumerate() {
         let problem = if !is_component_name(name) {
             format!("Invalid component name \"{name}\": use lowercase letters, digits and _, starting with a letter")
         } else if RESERVED.contains(&name) {
             format!("\"{name}\" is planloop's own section; no component can replace it")
-        } else if names[..i].contains(&name) {
+        } else if repeated[i] {
             format!("Duplicate component name \"{name}\"")
         } else {
             continue;
@@ -153,6 +154,12 @@ fn at(keys: &[&str]) -> Vec<PathSegment> {
     keys.iter().map(|key| PathSegment::Key((*key).to_owned())).collect()
 }
 
+/// Which names repeat one before them.
+fn repeats(names: &[&str]) -> Vec<bool> {
+    let mut index = Index::with_capacity(names.len());
+    names.iter().map(|name| index.insert(name).is_err()).collect()
+}
+
 /// `[a-z][a-z0-9_]*`: a name that reads the same in a toggle, a file name or a heading.
 fn is_component_name(name: &str) -> bool {
     name.starts_with(|c: char| c.is_ascii_lowercase())
@@ -163,6 +170,17 @@ fn is_component_name(name: &str) -> bool {
 mod tests {
     use super::*;
     use crate::error::issue::format_path;
+
+    #[test]
+    fn repeats_marks_each_name_that_stands_before() {
+        assert_eq!(repeats(&["a", "b", "a", "c", "b", "a"]), [false, false, true, false, true, true]);
+        assert_eq!(repeats(&[]), [] as [bool; 0]);
+        // Many names in few slots' worth of fingerprints: held to the look back.
+        let names: Vec<String> = (0..300u32).map(|i| format!("n{}", i * 7919 % 97)).collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let look_back: Vec<bool> = (0..names.len()).map(|i| names[..i].contains(&names[i])).collect();
+        assert_eq!(repeats(&names), look_back);
+    }
     use crate::error::ErrorCode;
 
     /// Composes from JSON text through the schema, as `composePrompt` does from JS.

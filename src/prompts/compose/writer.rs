@@ -1,12 +1,37 @@
 //! The prompt as it is written, part by part, with values filled in and the length cap
 //! kept.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use super::{Composed, Part, PROMPT_MAX_CHARS};
 use crate::error::issue::Issue;
 use crate::error::{Error, Result};
 use crate::prompts::{self, Piece};
+use crate::text::index::Index;
+
+/// The values by key; of a key given twice, the last.
+pub(super) struct Values<'a> {
+    keys: Index<'a>,
+    texts: Vec<&'a str>,
+}
+
+impl<'a> Values<'a> {
+    pub(super) fn new(values: &'a [(String, String)]) -> Self {
+        let mut keys = Index::with_capacity(values.len());
+        let mut texts = Vec::with_capacity(values.len());
+        for (key, text) in values {
+            match keys.insert(key) {
+                Ok(_) => texts.push(text.as_str()),
+                Err(at) => texts[at] = text,
+            }
+        }
+        Values { keys, texts }
+    }
+
+    fn get(&self, key: &str) -> Option<&'a str> {
+        self.keys.get(key).map(|at| self.texts[at])
+    }
+}
 
 /// The prompt as it grows, within [`PROMPT_MAX_CHARS`].
 #[derive(Default)]
@@ -29,7 +54,7 @@ impl<'a> Writer<'a> {
     }
 
     /// Appends `part` (values filled in where it takes them), after a blank line.
-    pub(super) fn part(&mut self, part: &'a Part<'a>, values: &BTreeMap<&str, &'a str>) -> Result<()> {
+    pub(super) fn part(&mut self, part: &'a Part<'a>, values: &Values<'a>) -> Result<()> {
         let text = part.text.trim_matches(['\r', '\n']);
         if text.is_empty() {
             return Ok(());
