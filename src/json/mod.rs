@@ -410,10 +410,13 @@ impl<'a> Parser<'a> {
                 return Err(self.unexpected("a digit in the exponent"));
             }
         }
-        let literal = std::str::from_utf8(&self.text[start..self.pos]).unwrap_or("NaN");
+        let literal = &self.text[start..self.pos];
+        if let Some(n) = number::small_integer(literal) {
+            return Ok(n);
+        }
         // Rust parses the JSON number grammar with correct rounding, and overflows to
         // infinity exactly as `JSON.parse` does.
-        Ok(literal.parse().unwrap_or(f64::NAN))
+        Ok(std::str::from_utf8(literal).ok().and_then(|l| l.parse().ok()).unwrap_or(f64::NAN))
     }
 
     fn digits(&mut self) -> usize {

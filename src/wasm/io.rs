@@ -50,31 +50,30 @@ pub fn with_input<R>(len: usize, work: impl FnOnce(&[u8]) -> R) -> R {
     result
 }
 
-/// Sets the text output to `text`.
-#[cfg(feature = "core")]
-pub fn set_text(text: &[u8]) {
+/// Sets the text output to what `write` appends.
+fn set_text_with<R>(write: impl FnOnce(&mut Vec<u8>) -> R) -> R {
     TEXT.with(|out| {
         let mut out = out.borrow_mut();
         out.clear();
-        out.extend_from_slice(text);
+        let result = write(&mut out);
         HEADER[0].store(out.as_ptr() as u32, Ordering::Relaxed);
         HEADER[1].store(out.len() as u32, Ordering::Relaxed);
-    });
+        result
+    })
+}
+
+/// Sets the text output to `text`.
+#[cfg(feature = "core")]
+pub fn set_text(text: &[u8]) {
+    set_text_with(|out| out.extend_from_slice(text));
 }
 
 /// Sets the text output to `value` as JSON.
 #[cfg(feature = "session")]
 pub fn set_json<T: serde::Serialize + ?Sized>(value: &T) -> Result<(), crate::error::Error> {
-    TEXT.with(|out| {
-        let mut out = out.borrow_mut();
-        out.clear();
-        // (Its error's text would carry every message of serde_json into the module.)
-        serde_json::to_writer(&mut *out, value)
-            .map_err(|_| crate::error::Error::internal("a result that is not JSON"))?;
-        HEADER[0].store(out.as_ptr() as u32, Ordering::Relaxed);
-        HEADER[1].store(out.len() as u32, Ordering::Relaxed);
-        Ok(())
-    })
+    // (Its error's text would carry every message of serde_json into the module.)
+    set_text_with(|out| serde_json::to_writer(out, value))
+        .map_err(|_| crate::error::Error::internal("a result that is not JSON"))
 }
 
 /// Sets the number output to what `fill` pushes.
@@ -108,6 +107,13 @@ pub fn write(fill: impl FnOnce(&mut Out<'_>)) {
 pub fn fields(fill: impl FnOnce(&mut Out<'_>)) -> Result<Status, crate::error::Error> {
     write(fill);
     Ok(Status::Fields)
+}
+
+/// The JSON text `write` appends, as the call's result.
+#[cfg(feature = "session")]
+pub fn json_with(write: impl FnOnce(&mut Vec<u8>)) -> Result<Status, crate::error::Error> {
+    set_text_with(write);
+    Ok(Status::Json)
 }
 
 /// `value` as the call's JSON result.

@@ -27,6 +27,8 @@ mod out;
 #[cfg(feature = "session")]
 mod session;
 mod slab;
+#[cfg(feature = "session")]
+mod turn_json;
 
 use wasm_bindgen::prelude::*;
 

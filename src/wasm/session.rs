@@ -4,10 +4,10 @@
 use std::cell::RefCell;
 
 use super::args::Args;
-use super::io::{json, number};
+use super::io::{json, json_with, number};
 use super::ops::{Op, Status};
 use super::slab::{self, Slab};
-use super::{compose, hot, Input};
+use super::{compose, hot, turn_json, Input};
 use crate::error::Result;
 use crate::json::from_value::FromValue;
 use crate::json::value::Value;
@@ -15,6 +15,7 @@ use crate::plan::tools;
 use crate::validate::compiled;
 use crate::validate::schema::Schema;
 
+use crate::session::exchange::Decision;
 use crate::session::review::{PlanReview, PlanReviewStore};
 use crate::session::Session;
 
@@ -69,11 +70,17 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, head: f64) -> Option<Result<S
         Op::SessionProposals => with(&|s, _| json(&s.proposals())),
         Op::SessionHandleModelResponse => slab::with(&SESSIONS, handle, |s| {
             let (response, now_ms) = value_and_time(input, hot::model_response, "response", &compiled::MODEL_RESPONSE)?;
-            json(&s.handle_model_response(response, now_ms)?)
+            match s.handle_model_response(response, now_ms)? {
+                Decision::RunTools { calls, replies, next } => {
+                    json_with(|out| turn_json::run_tools(out, &calls, &replies, &next))
+                }
+                decision => json(&decision),
+            }
         }),
         Op::SessionHandleToolResults => slab::with(&SESSIONS, handle, |s| {
             let (results, now_ms) = value_and_time(input, hot::tool_results, "results", &compiled::TOOL_RESULTS)?;
-            json(&s.handle_tool_results(results, now_ms)?)
+            let outcome = s.handle_tool_results(results, now_ms)?;
+            json_with(|out| turn_json::tool_results(out, &outcome))
         }),
         Op::SessionDrainEvents => with(&|s, _| json(&s.drain_events())),
         Op::SessionTodos => with(&|s, _| json(s.todos())),
