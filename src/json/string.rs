@@ -26,26 +26,32 @@ pub fn escaped_text_to_wtf8(literal: &[u8]) -> Result<Vec<u8>, JsonError> {
     Ok(out)
 }
 
-/// Appends `s` to `out` as a JSON string literal.
-pub fn write_string(out: &mut String, s: &str) {
-    out.push('"');
-    let mut rest = s;
+/// Appends `s` to `out` as a JSON string literal, escaped as `JSON.stringify` and
+/// serde_json escape it: `"`, `\\` and control characters only (a snapshot's checksum
+/// covers this text, so it must never change).
+pub fn write_string(out: &mut Vec<u8>, s: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.reserve(s.len() + 2);
+    out.push(b'"');
+    let mut rest = s.as_bytes();
     loop {
         // Runs with nothing to escape are copied whole.
-        let run = plain_run(rest.as_bytes());
-        out.push_str(&rest[..run]);
-        let Some(c) = rest[run..].chars().next() else { break };
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c => out.push_str(&format!("\\u{:04x}", c as u32)),
+        let run = plain_run(rest);
+        out.extend_from_slice(&rest[..run]);
+        let Some(&b) = rest.get(run) else { break };
+        match b {
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            0x08 => out.extend_from_slice(b"\\b"),
+            0x0C => out.extend_from_slice(b"\\f"),
+            _ => out.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX[usize::from(b >> 4)], HEX[usize::from(b & 0xF)]]),
         }
         rest = &rest[run + 1..];
     }
-    out.push('"');
+    out.push(b'"');
 }
 
 /// The length of the run of bytes that need no attention inside a string: up to the
@@ -310,9 +316,10 @@ mod tests {
 
     #[test]
     fn writes_string_literals_that_parse_back() {
-        let mut out = String::new();
-        write_string(&mut out, "a\"b\\c\nd\u{1}é");
-        assert_eq!(out, r#""a\"b\\c\nd\u0001é""#);
-        assert_eq!(ok(&out), Value::String("a\"b\\c\nd\u{1}é".into()));
+        let mut out = Vec::new();
+        write_string(&mut out, "a\"b\\c\nd\u{1}é\u{8}\u{c}");
+        let out = String::from_utf8(out).unwrap();
+        assert_eq!(out, r#""a\"b\\c\nd\u0001é\b\f""#);
+        assert_eq!(ok(&out), Value::String("a\"b\\c\nd\u{1}é\u{8}\u{c}".into()));
     }
 }

@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use crate::json::value::{is_json, Host, Value};
+use crate::json::write_string;
 
 /// `value` as compact JSON text. (Writing into memory cannot fail, and planloop's types
 /// have string keys only.)
@@ -96,38 +97,6 @@ fn write_number(out: &mut Vec<u8>, n: f64) {
     } else {
         let _ = serde_json::to_writer(&mut *out, &n);
     }
-}
-
-/// `s` as a JSON string, escaped as serde_json escapes it: `"`, `\\` and control
-/// characters only, each run of plain bytes copied at once.
-pub fn write_string(out: &mut Vec<u8>, s: &str) {
-    out.reserve(s.len() + 2);
-    out.push(b'"');
-    let bytes = s.as_bytes();
-    let mut plain = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        if b >= 0x20 && b != b'"' && b != b'\\' {
-            continue;
-        }
-        out.extend_from_slice(&bytes[plain..i]);
-        plain = i + 1;
-        match b {
-            b'"' => out.extend_from_slice(b"\\\""),
-            b'\\' => out.extend_from_slice(b"\\\\"),
-            b'\n' => out.extend_from_slice(b"\\n"),
-            b'\r' => out.extend_from_slice(b"\\r"),
-            b'\t' => out.extend_from_slice(b"\\t"),
-            0x08 => out.extend_from_slice(b"\\b"),
-            0x0C => out.extend_from_slice(b"\\f"),
-            _ => {
-                const HEX: &[u8; 16] = b"0123456789abcdef";
-                out.extend_from_slice(b"\\u00");
-                out.extend_from_slice(&[HEX[usize::from(b >> 4)], HEX[usize::from(b & 0xF)]]);
-            }
-        }
-    }
-    out.extend_from_slice(&bytes[plain..]);
-    out.push(b'"');
 }
 
 #[cfg(test)]

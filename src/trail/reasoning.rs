@@ -308,8 +308,9 @@ pub fn describe_args<'a, I: Input<'a>>(args: &I) -> Result<Option<String>> {
     if let Some(primary) = primary_argument(args)? {
         return Ok(Some(primary));
     }
-    let mut out = String::new();
+    let mut out = Vec::new();
     write_compact(args, &mut out, PREVIEW_BYTES)?;
+    let out = String::from_utf8(out).unwrap_or_default();
     Ok((!matches!(out.as_str(), "" | "{}" | "[]" | "null")).then_some(out))
 }
 
@@ -318,44 +319,42 @@ const PREVIEW_BYTES: usize = 1024;
 
 /// Writes `value` as compact JSON until `out` holds `budget` bytes. Each level writes at
 /// least one byte, so the budget also bounds the recursion.
-fn write_compact<'a, I: Input<'a>>(value: &I, out: &mut String, budget: usize) -> Result<()> {
+fn write_compact<'a, I: Input<'a>>(value: &I, out: &mut Vec<u8>, budget: usize) -> Result<()> {
     if out.len() >= budget {
         return Ok(());
     }
     match value.kind() {
-        Kind::Undefined | Kind::Null | Kind::Other => out.push_str("null"),
-        Kind::Boolean => out.push_str(if value.boolean() { "true" } else { "false" }),
-        Kind::Number => {
-            out.push_str(&crate::json::write::stringify(&crate::json::value::Value::Number(value.number())))
-        }
+        Kind::Undefined | Kind::Null | Kind::Other => out.extend_from_slice(b"null"),
+        Kind::Boolean => out.extend_from_slice(if value.boolean() { b"true" } else { b"false" }),
+        Kind::Number => crate::json::write::write_value(out, &crate::json::value::Value::Number(value.number())),
         Kind::String => crate::json::write_string(out, &value.text()?.value),
         Kind::Array => {
-            out.push('[');
+            out.push(b'[');
             for index in 0..value.item_count()? {
                 if out.len() >= budget {
                     break;
                 }
                 if index > 0 {
-                    out.push(',');
+                    out.push(b',');
                 }
                 write_compact(&value.item(index)?, out, budget)?;
             }
-            out.push(']');
+            out.push(b']');
         }
         Kind::Object => {
-            out.push('{');
+            out.push(b'{');
             for (index, (key, item)) in value.entries()?.into_iter().enumerate() {
                 if out.len() >= budget {
                     break;
                 }
                 if index > 0 {
-                    out.push(',');
+                    out.push(b',');
                 }
                 crate::json::write_string(out, &key);
-                out.push(':');
+                out.push(b':');
                 write_compact(&item, out, budget)?;
             }
-            out.push('}');
+            out.push(b'}');
         }
     }
     Ok(())

@@ -4,7 +4,8 @@
 //! go through serde. The text is byte for byte what serde writes (tested below), so
 //! the JS layer reads both the same way.
 
-use crate::json::write::{write_string, write_value};
+use crate::json::write::write_value;
+use crate::json::write_string;
 use crate::session::exchange::{NextCall, ToolCall, ToolMessage, ToolResultsOutcome};
 
 /// A `runTools` decision as JSON.
