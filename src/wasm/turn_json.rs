@@ -10,11 +10,8 @@ use crate::session::exchange::{NextCall, ToolCall, ToolMessage, ToolResultsOutco
 
 /// A `runTools` decision as JSON.
 pub fn run_tools(out: &mut Vec<u8>, calls: &[ToolCall], replies: &[ToolMessage], next: &NextCall) {
-    out.extend_from_slice(br#"{"type":"runTools","calls":["#);
-    for (i, call) in calls.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
+    out.extend_from_slice(br#"{"type":"runTools","calls":"#);
+    list(out, calls, |out, call| {
         out.extend_from_slice(br#"{"id":"#);
         write_string(out, &call.id);
         out.extend_from_slice(br#","name":"#);
@@ -22,8 +19,8 @@ pub fn run_tools(out: &mut Vec<u8>, calls: &[ToolCall], replies: &[ToolMessage],
         out.extend_from_slice(br#","args":"#);
         write_value(out, &call.args);
         out.push(b'}');
-    }
-    out.extend_from_slice(br#"],"replies":"#);
+    });
+    out.extend_from_slice(br#","replies":"#);
     messages(out, replies);
     out.extend_from_slice(br#","next":"#);
     next_call(out, next);
@@ -43,12 +40,20 @@ pub fn tool_results(out: &mut Vec<u8>, outcome: &ToolResultsOutcome) {
     out.push(b'}');
 }
 
-fn messages(out: &mut Vec<u8>, messages: &[ToolMessage]) {
+/// `items` as a JSON array, each written by `item`.
+fn list<T>(out: &mut Vec<u8>, items: &[T], mut item: impl FnMut(&mut Vec<u8>, &T)) {
     out.push(b'[');
-    for (i, message) in messages.iter().enumerate() {
+    for (i, each) in items.iter().enumerate() {
         if i > 0 {
             out.push(b',');
         }
+        item(out, each);
+    }
+    out.push(b']');
+}
+
+fn messages(out: &mut Vec<u8>, messages: &[ToolMessage]) {
+    list(out, messages, |out, message| {
         out.extend_from_slice(br#"{"toolCallId":"#);
         write_string(out, &message.tool_call_id);
         out.extend_from_slice(br#","name":"#);
@@ -56,8 +61,7 @@ fn messages(out: &mut Vec<u8>, messages: &[ToolMessage]) {
         out.extend_from_slice(br#","content":"#);
         write_string(out, &message.content);
         out.extend_from_slice(if message.is_error { br#","isError":true}"# } else { br#","isError":false}"# });
-    }
-    out.push(b']');
+    });
 }
 
 fn next_call(out: &mut Vec<u8>, next: &NextCall) {
