@@ -119,6 +119,12 @@ pkg.files = [
   "planloop_session_bg.wasm",
   "runner/",
   "bin/",
+  "THIRD_PARTY_LICENSES",
 ];
 writeFileSync(path("pkg/package.json"), JSON.stringify(pkg, null, 2) + "\n");
 for (const file of ["README.md", "LICENSE"]) copyFileSync(path(file), path(`pkg/${file}`));
+// The default entry carries fflate's inflate; its license goes with it.
+writeFileSync(
+  path("pkg/THIRD_PARTY_LICENSES"),
+  `planloop's default entry (planloop.mjs, planloop.cjs, planloop.global.js) includes fflate's inflate:\n\n${readFileSync(path("node_modules/fflate/LICENSE"), "utf8")}`,
+);
