@@ -22,7 +22,11 @@ impl<'a> Values<'a> {
         for (key, text) in values {
             match keys.insert(key) {
                 Ok(_) => texts.push(text.as_str()),
-                Err(at) => texts[at] = text,
+                Err(at) => {
+                    if let Some(earlier) = texts.get_mut(at) {
+                        *earlier = text;
+                    }
+                }
             }
         }
         Values { keys, texts }
