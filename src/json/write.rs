@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use crate::json::value::{is_json, Host, Value};
 use crate::json::write_string;
+use crate::text::push_decimal;
 
 /// `value` as compact JSON text. (Writing into memory cannot fail, and planloop's types
 /// have string keys only.)
@@ -23,15 +24,20 @@ pub fn to_string_pretty<T: Serialize + ?Sized>(value: &T) -> String {
 /// `value` as `JSON.stringify` writes it: `undefined` members dropped, `undefined` items
 /// and numbers JSON has no form for as `null`.
 pub fn stringify(value: &Value<'_>) -> String {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(128);
+    stringify_into(&mut out, value);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// [`stringify`], appended to `out`.
+pub fn stringify_into(out: &mut Vec<u8>, value: &Value<'_>) {
     match is_json(value) {
-        true => write_value(&mut out, value),
+        true => write_value(out, value),
         false => match value.clone().into_json() {
-            Some(json) => write_value(&mut out, &json),
+            Some(json) => write_value(out, &json),
             None => out.extend_from_slice(b"null"),
         },
     }
-    String::from_utf8(out).unwrap_or_default()
 }
 
 /// Appends `value` as compact JSON, byte for byte what its `Serialize` gives through
@@ -79,21 +85,10 @@ fn write_members(out: &mut Vec<u8>, members: &[(std::borrow::Cow<'_, str>, Value
 /// it; `-0` is not one); any other as serde_json writes an `f64`.
 fn write_number(out: &mut Vec<u8>, n: f64) {
     if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 && !(n == 0.0 && n.is_sign_negative()) {
-        let mut digits = [0u8; 20];
-        let mut at = digits.len();
-        let mut rest = n.abs() as u64;
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (rest % 10) as u8;
-            rest /= 10;
-            if rest == 0 {
-                break;
-            }
-        }
         if n < 0.0 {
             out.push(b'-');
         }
-        out.extend_from_slice(&digits[at..]);
+        push_decimal(out, n.abs() as u64);
     } else {
         let _ = serde_json::to_writer(&mut *out, &n);
     }

@@ -8,6 +8,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::json::from_value::enum_from_value;
+use crate::text::decimal;
 
 /// The language of the prompts planloop injects (continuation nudges, reminders).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, JsonSchema)]
@@ -239,10 +240,18 @@ pub fn resume(language: Language, goal: &str, plan: &str, done: &str, next: Opti
 /// "Tool rounds remaining: X of Y", and what to do when none are left.
 pub fn budget_line(language: Language, remaining: u32, total: u32) -> String {
     match (language, remaining) {
-        (Language::En, 0) => format!("Tool rounds remaining: 0 of {total}. Give your final answer now, without tools."),
-        (Language::En, _) => format!("Tool rounds remaining: {remaining} of {total}."),
-        (Language::Zh, 0) => format!("剩余工具轮次: 0/{total}。请现在直接给出最终答案，不要再调用工具。"),
-        (Language::Zh, _) => format!("剩余工具轮次: {remaining}/{total}。"),
+        // Concatenated, not formatted: this line is written on every decision.
+        (Language::En, 0) => {
+            ["Tool rounds remaining: 0 of ", &decimal(total.into()), ". Give your final answer now, without tools."]
+                .concat()
+        }
+        (Language::En, _) => {
+            ["Tool rounds remaining: ", &decimal(remaining.into()), " of ", &decimal(total.into()), "."].concat()
+        }
+        (Language::Zh, 0) => {
+            ["剩余工具轮次: 0/", &decimal(total.into()), "。请现在直接给出最终答案，不要再调用工具。"].concat()
+        }
+        (Language::Zh, _) => ["剩余工具轮次: ", &decimal(remaining.into()), "/", &decimal(total.into()), "。"].concat(),
     }
 }
 

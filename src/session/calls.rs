@@ -73,6 +73,15 @@ pub(super) fn check_argument_limits(calls: &[ToolCallInput]) -> Result<()> {
     }
 }
 
+/// A call as the stuck detector compares calls: its tool, then its arguments as JSON.
+pub(super) fn signature(tool: &str, args: &Value<'_>) -> String {
+    let mut text = Vec::with_capacity(tool.len() + 128);
+    text.extend_from_slice(tool.as_bytes());
+    text.push(b' ');
+    json_text::stringify_into(&mut text, args);
+    String::from_utf8(text).unwrap_or_default()
+}
+
 /// A call's arguments as the host gets them, the user approves them and a snapshot keeps
 /// them: JSON text parsed into its value, and any value as JSON carries it (see
 /// [`Value::into_json`]); no arguments at all are an empty object.
@@ -81,7 +90,12 @@ pub(super) fn host_args(args: Value<'static>) -> Value<'static> {
         Value::String(text) => json::parse(text.as_bytes()).ok().and_then(|doc| shallow_copy(&doc)),
         _ => None,
     };
-    parsed.unwrap_or(args).into_json().unwrap_or(Value::Object(Vec::new()))
+    let args = parsed.unwrap_or(args);
+    // Most arguments are JSON already: kept as they are rather than rebuilt.
+    if json::value::is_json(&args) {
+        return args;
+    }
+    args.into_json().unwrap_or(Value::Object(Vec::new()))
 }
 
 /// A parsed document as a value, if it is no deeper or bigger than a schema `{}` allows.
@@ -243,7 +257,7 @@ impl Session {
                 continue;
             }
             self.log.record_act(&call.name, &&args, iteration, now)?;
-            let signature = format!("{} {}", call.name, json_text::stringify(&args));
+            let signature = signature(&call.name, &args);
             let observed = observed.map(|dialect| Observed { dialect, args: args.clone() });
             let pending = Pending {
                 id: call.id.clone(),

@@ -7,6 +7,30 @@ pub mod fingerprint;
 pub mod index;
 pub mod reflection;
 
+/// `n` in decimal. (`format!` and `to_string` go through `core::fmt`, which is slow in
+/// the module, and these numbers are written on every decision.)
+pub fn decimal(n: u64) -> String {
+    let mut out = Vec::with_capacity(20);
+    push_decimal(&mut out, n);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Appends `n` in decimal.
+pub fn push_decimal(out: &mut Vec<u8>, n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
+}
+
 /// `s` cut to at most `max` code points; a cut string ends with `…` (within `max`).
 pub fn cap(s: &str, max: usize) -> String {
     // No more bytes than `max`: no more characters either, none counted.
@@ -51,6 +75,12 @@ pub fn one_line(s: &str) -> String {
 /// [`one_line`] for ASCII text (tool names and most arguments), byte by byte: Unicode's
 /// whitespace in ASCII is `\t` to `\r` and the space.
 fn one_ascii_line(s: &str) -> String {
+    let bytes = s.as_bytes();
+    // Already one line (the usual case: a tool's name, a short output line): copied.
+    let spaced = |i: usize| bytes[i] == b' ' && (i == 0 || i + 1 == bytes.len() || bytes[i + 1] == b' ');
+    if (0..bytes.len()).all(|i| !matches!(bytes[i], b'\t'..=b'\r') && !spaced(i)) {
+        return s.to_owned();
+    }
     let mut line = Vec::with_capacity(s.len());
     for word in s.as_bytes().split(|b| matches!(b, b'\t'..=b'\r' | b' ')).filter(|word| !word.is_empty()) {
         if !line.is_empty() {
@@ -95,6 +125,13 @@ mod tests {
             let general = text.split_whitespace().collect::<Vec<_>>().join(" ");
             assert_eq!(one_line(&text), general, "{text:?}");
             x = x.wrapping_add(1);
+        }
+    }
+
+    #[test]
+    fn decimals_are_written_as_display_writes_them() {
+        for n in [0, 7, 10, 99, 4_000_000_000, u64::MAX] {
+            assert_eq!(decimal(n), n.to_string());
         }
     }
 

@@ -181,10 +181,11 @@ impl ReasoningLog {
     ) -> Result<&ReasoningEvent> {
         let tool = cap(&one_line(tool), ARGUMENT_CAP);
         let summary = match primary_argument(args)? {
-            Some(arg) => format!("{tool}(\"{}\")", cap(&one_line(&arg), ARGUMENT_CAP)),
+            // Concatenated, not formatted: a line is written for every call.
+            Some(arg) => [&tool, "(\"", &cap(&one_line(&arg), ARGUMENT_CAP), "\")"].concat(),
             None => match describe_args(args)? {
-                Some(other) => format!("{tool}({})", cap(&one_line(&other), ARGUMENT_CAP)),
-                None => format!("{tool}()"),
+                Some(other) => [&tool, "(", &cap(&one_line(&other), ARGUMENT_CAP), ")"].concat(),
+                None => [&tool, "()"].concat(),
             },
         };
         Ok(self.push(Phase::Act, summary, iteration, now_ms))
@@ -203,9 +204,9 @@ impl ReasoningLog {
         let verdict = if is_error { "failed" } else { "ok" };
         let line = first_line(output);
         let summary = if line.is_empty() {
-            format!("{tool} {verdict} (no output)")
+            [&tool, " ", verdict, " (no output)"].concat()
         } else {
-            format!("{tool} {verdict}: {}", cap(&one_line(line), OBSERVATION_CAP))
+            [&tool, " ", verdict, ": ", &cap(&one_line(line), OBSERVATION_CAP)].concat()
         };
         self.push(Phase::Obs, summary, iteration, now_ms)
     }
