@@ -109,13 +109,6 @@ pub fn fields(fill: impl FnOnce(&mut Out<'_>)) -> Result<Status, crate::error::E
     Ok(Status::Fields)
 }
 
-/// The JSON text `write` appends, as the call's result.
-#[cfg(feature = "session")]
-pub fn json_with(write: impl FnOnce(&mut Vec<u8>)) -> Result<Status, crate::error::Error> {
-    set_text_with(write);
-    Ok(Status::Json)
-}
-
 /// `value` as the call's JSON result.
 #[cfg(feature = "session")]
 pub fn json<T: serde::Serialize + ?Sized>(value: &T) -> Result<Status, crate::error::Error> {

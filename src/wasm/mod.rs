@@ -28,7 +28,7 @@ mod out;
 mod session;
 mod slab;
 #[cfg(feature = "session")]
-mod turn_json;
+mod turn_out;
 
 use wasm_bindgen::prelude::*;
 

@@ -25,7 +25,6 @@ impl<'o> Out<'o> {
         self.numbers.push(n);
     }
 
-    #[cfg(feature = "core")]
     pub fn count(&mut self, n: usize) {
         self.numbers.push(u32::try_from(n).unwrap_or(u32::MAX));
     }
@@ -73,7 +72,6 @@ impl<'o> Out<'o> {
     }
 
     /// Refers to what `write` appends to the text, as one string.
-    #[cfg(feature = "core")]
     pub fn string_with(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
         let start = self.text.len();
         write(self.text);

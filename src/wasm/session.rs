@@ -4,10 +4,10 @@
 use std::cell::RefCell;
 
 use super::args::Args;
-use super::io::{json, json_with, number};
+use super::io::{fields, json, number};
 use super::ops::{Op, Status};
 use super::slab::{self, Slab};
-use super::{compose, hot, turn_json, Input};
+use super::{compose, hot, turn_out, Input};
 use crate::error::Result;
 use crate::json::from_value::FromValue;
 use crate::json::value::Value;
@@ -72,7 +72,7 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, head: f64) -> Option<Result<S
             let (response, now_ms) = value_and_time(input, hot::model_response, "response", &compiled::MODEL_RESPONSE)?;
             match s.handle_model_response(response, now_ms)? {
                 Decision::RunTools { calls, replies, next } => {
-                    json_with(|out| turn_json::run_tools(out, &calls, &replies, &next))
+                    fields(|out| turn_out::run_tools(out, &calls, &replies, &next))
                 }
                 decision => json(&decision),
             }
@@ -80,7 +80,7 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, head: f64) -> Option<Result<S
         Op::SessionHandleToolResults => slab::with(&SESSIONS, handle, |s| {
             let (results, now_ms) = value_and_time(input, hot::tool_results, "results", &compiled::TOOL_RESULTS)?;
             let outcome = s.handle_tool_results(results, now_ms)?;
-            json_with(|out| turn_json::tool_results(out, &outcome))
+            fields(|out| turn_out::tool_results(out, &outcome))
         }),
         Op::SessionDrainEvents => with(&|s, _| json(&s.drain_events())),
         Op::SessionTodos => with(&|s, _| json(s.todos())),

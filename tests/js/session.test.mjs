@@ -71,6 +71,49 @@ test("runTools carries planloop's replies, the next call and the budget line", (
   assert.deepEqual(session.steps(), ["[Plan] 0/1 done · now: a", "[Act] search()", "[Obs] search ok: {\"hits\":3}"]);
 });
 
+test("a tool round's results read as JSON would give them: key order, arguments, non-ASCII text, a failed call", () => {
+  const session = new Session({ ...trusting, maxIterations: 5 });
+  session.beginTurn({ message: "Go", nowMs: 0 });
+  // Arguments as JSON text and as an object, with what JSON must escape and keys JS orders.
+  const args = { "é\"q": "😀\n\u0001", n: [1, -0.5, 1e21, null, true], 2: "two", __proto__: { polluted: true } };
+  const calls = [
+    { id: "c1", name: "grep", args: '{"q":"a\\tb","deep":{"x":[{}]}}' },
+    { id: "c2", name: "read", args },
+  ];
+  const decision = session.handleModelResponse({ text: null, toolCalls: calls }, 1);
+  assert.equal(
+    JSON.stringify(decision),
+    JSON.stringify({
+      type: "runTools",
+      calls: [
+        { id: "c1", name: "grep", args: { q: "a\tb", deep: { x: [{}] } } },
+        { id: "c2", name: "read", args: JSON.parse(JSON.stringify(args)) },
+      ],
+      replies: [],
+      next: { iteration: 2, toolsWithheld: false, toolRoundsRemaining: 3, budgetLine: "Tool rounds remaining: 3 of 4." },
+    }),
+  );
+  assert.equal(Object.getPrototypeOf(decision.calls[1].args), Object.prototype, "an argument never sets a prototype");
+  const outcome = session.handleToolResults(
+    [
+      { id: "c2", output: "línea 1 — ✓\nline 2" },
+      { id: "c1", output: "not found", isError: true },
+    ],
+    2,
+  );
+  assert.equal(
+    JSON.stringify(outcome),
+    JSON.stringify({
+      messages: [
+        { toolCallId: "c2", name: "read", content: "línea 1 — ✓\nline 2", isError: false },
+        { toolCallId: "c1", name: "grep", content: "not found", isError: true },
+      ],
+      complete: true,
+      next: { iteration: 2, toolsWithheld: false, toolRoundsRemaining: 3, budgetLine: "Tool rounds remaining: 3 of 4." },
+    }),
+  );
+});
+
 test("the session's tool definitions follow its configuration", () => {
   const names = (config) => new Session(config).toolDefinitions().map((t) => t.name);
   assert.deepEqual(names(), ["write_todos", "plan", "plan_progress"]);

@@ -44,6 +44,7 @@ import type { Engine } from "./engine.js";
 import { core, session } from "./modules.js";
 import { Op, PHASES, STATUSES, Status } from "./ops.js";
 import type { Reader } from "./reader.js";
+import { readRunTools, readToolResults } from "./round.js";
 
 /** Calls `op` with `args` (encoded as JS values) and reads the result. */
 function call<T>(engine: Engine, op: number, handle: number, args: readonly unknown[]): T {
@@ -387,13 +388,13 @@ export class Session extends Instance {
 
   /** Takes a model response and says what to do next. */
   handleModelResponse(response: ModelResponse, nowMs: number): Decision {
-    return this.call(Op.SessionHandleModelResponse, [response, nowMs]);
+    return fields(this.engine(), Op.SessionHandleModelResponse, this.handle, [response, nowMs], readRunTools);
   }
 
   /** Takes results of the calls the last `runTools` handed out; returns the tool
    * messages to append. */
   handleToolResults(results: ToolResult[], nowMs: number): ToolResultsOutcome {
-    return this.call(Op.SessionHandleToolResults, [results, nowMs]);
+    return fields(this.engine(), Op.SessionHandleToolResults, this.handle, [results, nowMs], readToolResults);
   }
 
   /** The events since the last call, oldest first. */
