@@ -95,20 +95,27 @@ fn a_planner_lives_in_the_module_by_handle_until_it_is_freed() {
 }
 
 #[wasm_bindgen_test]
-fn a_session_turn_crosses_as_json() {
+fn a_tool_round_crosses_as_fields_with_its_arguments_as_json() {
     let (_, _, numbers) = call(Op::SessionNew, 0, r#"[{"tools":{"read":["grep"]}}]"#, 0.0);
     let session = numbers[0];
     let (status, text, _) = call(Op::SessionBeginTurn, session, r#"[{"message":"Fix it","nowMs":0}]"#, 0.0);
     ok(status, &text);
-    let response = r#"[{"toolCalls":[{"id":"s","name":"grep","args":"{\"q\":\"bug\",\"__proto__\":{\"x\":1}}"}]},1]"#;
-    let (status, text, _) = call(Op::SessionHandleModelResponse, session, response, 0.0);
-    ok(status, &text);
-    assert!(
-        text.starts_with(
-            r#"{"type":"runTools","calls":[{"id":"s","name":"grep","args":{"q":"bug","__proto__":{"x":1}}}]"#
-        ),
-        "{text}"
-    );
+    let response = r#"[{"toolCalls":[{"id":"s","name":"grep","args":"{\"q\":\"bück\",\"__proto__\":{\"x\":1}}"}]},1]"#;
+    let (status, text, numbers) = call(Op::SessionHandleModelResponse, session, response, 0.0);
+    assert_eq!(status, Status::Fields as u32, "{text}");
+    let args = r#"{"q":"bück","__proto__":{"x":1}}"#;
+    let budget = "Tool rounds remaining: 18 of 19.";
+    assert_eq!(text, format!("sgrep{args}{budget}"));
+    // One call (id, name, args as JSON text, each its start and length in UTF-16 units),
+    // no replies, then the next call: iteration 2, tools not withheld, 18 rounds left.
+    let units = args.encode_utf16().count() as u32;
+    assert_eq!(numbers, [1, 0, 1, 1, 4, 5, units, 0, 2, 0, 18, 5 + units, budget.len() as u32]);
+    let results = r#"[[{"id":"s","output":"3 hits"}],2]"#;
+    let (status, text, numbers) = call(Op::SessionHandleToolResults, session, results, 0.0);
+    assert_eq!(status, Status::Fields as u32, "{text}");
+    assert_eq!(text, format!("sgrep3 hits{budget}"));
+    // One message (its id, tool, content, not an error), complete, then the next call.
+    assert_eq!(numbers, [1, 0, 1, 1, 4, 5, 6, 0, 1, 2, 0, 18, 11, budget.len() as u32]);
     call(Op::SessionFree, session, "", 0.0);
 }
 
