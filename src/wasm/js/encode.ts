@@ -178,16 +178,18 @@ class Writer {
   }
 }
 
-// Keys repeat from call to call (`toolCalls`, `id`, `args`…): each short one is quoted once.
+// Keys repeat from call to call (`toolCalls`, `id`, `args`…): each short one is quoted
+// once. Bounded (at most about 100 KB), since a model's arguments choose the keys.
 const quotedKeys = new Map<string, string>();
-const QUOTED_KEYS_MAX = 4096;
+const QUOTED_KEYS_MAX = 1024;
+const QUOTED_KEY_LENGTH = 32;
 
 /** `key` as JSON, then `:`. */
 function quotedKey(key: string): string {
   let quoted = quotedKeys.get(key);
   if (quoted === undefined) {
     quoted = JSON.stringify(key) + ":";
-    if (key.length <= 64 && quotedKeys.size < QUOTED_KEYS_MAX) quotedKeys.set(key, quoted);
+    if (key.length <= QUOTED_KEY_LENGTH && quotedKeys.size < QUOTED_KEYS_MAX) quotedKeys.set(key, quoted);
   }
   return quoted;
 }
