@@ -19,6 +19,9 @@ const NODES = 2_000_000;
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
+/** What `Writer.read` gives for a read that threw (already written). */
+const THREW: unique symbol = Symbol("threw");
+
 /** A value whose reading threw, to be written as such. */
 export class Thrown {
   constructor(readonly error: unknown) {
@@ -123,15 +126,8 @@ class Writer {
     this.out += "[";
     for (let i = 0; i < length; i++) {
       if (i > 0) this.out += ",";
-      // Each item read once; a read that throws (a proxy's trap) is written as such.
-      let item: unknown;
-      try {
-        item = array[i];
-      } catch (error) {
-        this.out += thrown(error);
-        continue;
-      }
-      this.value(item, depth + 1);
+      const item = this.read(array, i);
+      if (item !== THREW) this.value(item, depth + 1);
     }
     this.out += "]";
   }
@@ -156,17 +152,21 @@ class Writer {
       }
       if (count > 1) this.out += ",";
       this.out += (hasOwn.call(object, key) ? "" : "^") + quotedKey(key);
-      // Each property read once; a read that throws (a getter) is written as such.
-      let item: unknown;
-      try {
-        item = (object as Record<string, unknown>)[key];
-      } catch (error) {
-        this.out += thrown(error);
-        continue;
-      }
-      this.value(item, depth + 1);
+      const item = this.read(object, key);
+      if (item !== THREW) this.value(item, depth + 1);
     }
     this.out += "}";
+  }
+
+  /** `source[key]`, read once; a read that throws (a getter, a proxy's trap) is written
+   * as such and gives `THREW`. (A method, not a closure per property: this is the hot loop.) */
+  private read(source: object, key: string | number): unknown {
+    try {
+      return (source as Record<string | number, unknown>)[key];
+    } catch (error) {
+      this.out += thrown(error);
+      return THREW;
+    }
   }
 
   private guarded(write: () => string): void {
