@@ -15,14 +15,15 @@ use super::out::Out;
 use super::Input;
 use crate::error::{Error, Result};
 use crate::json::value::Value;
-use crate::prompts::compose::{compose, ComposeInput, Composed, PromptComponent};
+use crate::prompts::compose::{compose_texts, ComposeInput, Composition, Texts};
 use crate::prompts::compose::{BASE_MAX, COMPONENTS_MAX, NAME_MAX, TEXT_MAX};
 use crate::validate::compiled;
 
 /// `[input]`, as any call's arguments.
 pub fn encoded(input: &[u8]) -> Result<Status> {
     let a = Args::parse(input)?;
-    written(&compose(&a.options(0, "input", &compiled::COMPOSE_INPUT)?)?)
+    let input: ComposeInput = a.options(0, "input", &compiled::COMPOSE_INPUT)?;
+    written(compose_texts(&input, &Texts::of(&input.parts), "input")?)
 }
 
 /// The head `[input, lengths]` in its first `head` bytes, `input` with an empty base and
@@ -35,37 +36,37 @@ pub fn raw(given: Input<'_>, head: f64) -> Result<Status> {
     let head = Some(head).filter(|h| h.fract() == 0.0 && *h >= 0.0 && *h <= bytes.len() as f64);
     let (head, body) = bytes.split_at(head.ok_or_else(|| malformed("a head past the input"))? as usize);
     let a = Args::parse(head)?;
-    let mut input: ComposeInput = a.options(0, "input", &compiled::COMPOSE_INPUT)?;
+    let input: ComposeInput = a.options(0, "input", &compiled::COMPOSE_INPUT)?;
     let lengths = match a.get(1) {
         Value::Array(lengths) if lengths.len() % 2 == 1 && lengths.len() <= 1 + 2 * COMPONENTS_MAX => lengths,
         _ => return Err(malformed("no list of lengths")),
     };
     let body = std::str::from_utf8(body).map_err(|_| malformed("texts that are not UTF-8"))?;
-    let mut texts = Texts { rest: body, ascii: given.ascii };
-    input.parts.base = texts.next(&lengths[0], BASE_MAX)?.to_owned();
-    input.parts.components = lengths[1..]
+    let mut raw = Raw { rest: body, ascii: given.ascii };
+    let base = raw.next(&lengths[0], BASE_MAX)?;
+    let components = lengths[1..]
         .chunks(2)
         .map(|pair| {
-            let name = texts.next(&pair[0], NAME_MAX)?;
+            let name = raw.next(&pair[0], NAME_MAX)?;
             if name.is_empty() {
                 return Err(malformed("an empty component name"));
             }
-            Ok(PromptComponent { name: name.to_owned(), text: texts.next(&pair[1], TEXT_MAX)?.to_owned() })
+            Ok((name, raw.next(&pair[1], TEXT_MAX)?))
         })
         .collect::<Result<_>>()?;
-    if !texts.rest.is_empty() {
+    if !raw.rest.is_empty() {
         return Err(malformed("more text than its lengths say"));
     }
-    written(&compose(&input)?)
+    written(compose_texts(&input, &Texts { base, components }, "input")?)
 }
 
 /// The raw texts not yet taken.
-struct Texts<'a> {
+struct Raw<'a> {
     rest: &'a str,
     ascii: bool,
 }
 
-impl<'a> Texts<'a> {
+impl<'a> Raw<'a> {
     /// The next text, `length` UTF-16 units long and at most `max` characters.
     fn next(&mut self, length: &Value<'_>, max: usize) -> Result<&'a str> {
         let units = match length {
@@ -103,7 +104,7 @@ fn malformed(what: &str) -> Error {
 }
 
 /// `{prompt, components, unresolved}`.
-fn written(composed: &Composed) -> Result<Status> {
+fn written(composed: Composition<'_>) -> Result<Status> {
     fields(|out: &mut Out<'_>| {
         out.string(&composed.prompt);
         out.strings(&composed.components);

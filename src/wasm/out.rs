@@ -49,10 +49,10 @@ impl<'o> Out<'o> {
     }
 
     /// A count, then each string.
-    pub fn strings(&mut self, strings: &[String]) {
+    pub fn strings(&mut self, strings: &[impl AsRef<str>]) {
         self.numbers.push(strings.len() as u32);
         for s in strings {
-            self.string(s);
+            self.string(s.as_ref());
         }
     }
 

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use super::{Composed, Part, PROMPT_MAX_CHARS};
+use super::{Composition, Part, PROMPT_MAX_CHARS};
 use crate::error::issue::Issue;
 use crate::error::{Error, Result};
 use crate::prompts::{self, Piece};
@@ -37,36 +37,37 @@ impl<'a> Values<'a> {
     }
 }
 
-/// The prompt as it grows, within [`PROMPT_MAX_CHARS`].
+/// The prompt as it grows, within [`PROMPT_MAX_CHARS`]: `'a` is the life of the parts'
+/// names, `'p` that of their texts.
 #[derive(Default)]
-pub(super) struct Writer<'a> {
+pub(super) struct Writer<'a, 'p> {
     /// The argument errors name.
     argument: &'static str,
     prompt: String,
     /// The characters in the first `counted` bytes of the prompt.
     chars: usize,
     counted: usize,
-    components: Vec<String>,
-    unresolved: Vec<&'a str>,
-    seen: BTreeSet<&'a str>,
+    components: Vec<&'a str>,
+    unresolved: Vec<&'p str>,
+    seen: BTreeSet<&'p str>,
 }
 
-impl<'a> Writer<'a> {
+impl<'a, 'p> Writer<'a, 'p> {
     /// A writer whose errors name `argument`, with room for `room` bytes.
     pub(super) fn new(argument: &'static str, room: usize) -> Self {
         Writer { argument, prompt: String::with_capacity(room.min(PROMPT_MAX_CHARS)), ..Writer::default() }
     }
 
     /// Appends `part` (values filled in where it takes them), after a blank line.
-    pub(super) fn part(&mut self, part: &'a Part<'a>, values: &Values<'a>) -> Result<()> {
-        let text = part.text.trim_matches(['\r', '\n']);
+    pub(super) fn part(&mut self, part: &'p Part<'a>, values: &Values<'p>) -> Result<()> {
+        let text = trim_line_breaks(&part.text);
         if text.is_empty() {
             return Ok(());
         }
         if !self.prompt.is_empty() {
             self.push("\n\n")?;
         }
-        self.components.push(part.name.to_owned());
+        self.components.push(part.name);
         if !part.fill {
             return self.push(text);
         }
@@ -102,8 +103,18 @@ impl<'a> Writer<'a> {
         Ok(())
     }
 
-    pub(super) fn done(self) -> Composed {
+    pub(super) fn done(self) -> Composition<'a> {
         let unresolved = self.unresolved.into_iter().map(str::to_owned).collect();
-        Composed { prompt: self.prompt, components: self.components, unresolved }
+        Composition { prompt: self.prompt, components: self.components, unresolved }
     }
+}
+
+/// `text` without line breaks at its ends (byte by byte: `\r` and `\n` are ASCII, so
+/// whole characters).
+fn trim_line_breaks(text: &str) -> &str {
+    let bytes = text.as_bytes();
+    let breaks = |b: &&u8| matches!(**b, b'\r' | b'\n');
+    let start = bytes.iter().take_while(breaks).count();
+    let end = bytes.len() - bytes[start..].iter().rev().take_while(breaks).count();
+    text.get(start..end).unwrap_or_default()
 }
