@@ -349,9 +349,8 @@ impl<'a> Parser<'a> {
         if let Some(n) = number::small_integer(literal) {
             return Ok(n);
         }
-        // Rust parses the JSON number grammar with correct rounding, and overflows to
-        // infinity exactly as `JSON.parse` does.
-        Ok(std::str::from_utf8(literal).ok().and_then(|l| l.parse().ok()).unwrap_or(f64::NAN))
+        // The literal is ASCII: the grammar above let nothing else through.
+        Ok(std::str::from_utf8(literal).map_or(f64::NAN, number::decimal))
     }
 
     fn digits(&mut self) -> usize {

@@ -202,3 +202,44 @@ fn the_header_is_four_words() {
     assert!(!header.is_null());
     assert_eq!(header as usize % 4, 0);
 }
+
+/// In the module, number literals that are not small integers are read by the host's
+/// `parseFloat` (`json::number::decimal`): each reads to the very double `JSON.parse`
+/// gives, halfway cases, subnormals, overflow and long mantissas included.
+#[wasm_bindgen_test]
+fn number_literals_read_as_json_parse_reads_them() {
+    let mut literals: Vec<String> = [
+        "0.1", "-0.0", "1e23", "9007199254740993", "123456789012345678901234567890", "1.5e-7", "1E+2",
+        "2.2250738585072011e-308", "2.2250738585072014e-308", "4.9e-324", "2.4703282292062328e-324",
+        "2.4703282292062327e-324", "1.7976931348623157e308", "1.7976931348623159e308", "1e999", "-1e999",
+        "1e-999", "0.30000000000000004", "179769313486231580793728971405301e276", "7.038531e-26",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    for _ in 0..2_000 {
+        let digits: String = (0..1 + next(25)).map(|_| char::from(b'0' + next(10) as u8)).collect();
+        let digits = digits.trim_start_matches('0');
+        let mantissa = match next(3) {
+            0 => format!("{}", if digits.is_empty() { "0" } else { digits }),
+            _ if digits.len() > 1 => format!("{}.{}", &digits[..1], &digits[1..]),
+            _ => format!("0.{digits}0"),
+        };
+        let sign = if next(4) == 0 { "-" } else { "" };
+        literals.push(format!("{sign}{mantissa}e{}", next(660) as i64 - 340));
+    }
+    for literal in &literals {
+        let ours = match *planloop::json::parse(literal.as_bytes()).expect(literal) {
+            planloop::json::value::Value::Number(n) => n,
+            ref other => panic!("{literal}: {other:?}"),
+        };
+        let theirs = js_sys::JSON::parse(literal).unwrap().as_f64().unwrap();
+        assert_eq!(ours.to_bits(), theirs.to_bits(), "{literal}: {ours} against {theirs}");
+    }
+}
