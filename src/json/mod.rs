@@ -9,6 +9,7 @@
 //! The input is UTF-8, or WTF-8 when the host's text held lone surrogates (see
 //! [`escaped_text_to_wtf8`]).
 
+pub mod float;
 pub mod from_value;
 mod host;
 pub(crate) mod number;

@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use crate::json::float::{write_float, Compact, Pretty};
 use crate::json::value::{is_json, Host, Value};
 use crate::json::write_string;
 use crate::text::push_decimal;
@@ -11,14 +12,24 @@ use crate::text::push_decimal;
 /// `value` as compact JSON text. (Writing into memory cannot fail, and planloop's types
 /// have string keys only.)
 pub fn to_string<T: Serialize + ?Sized>(value: &T) -> String {
-    let bytes = serde_json::to_vec(value).unwrap_or_default();
+    let mut bytes = Vec::with_capacity(128);
+    let _ = to_writer(&mut bytes, value);
     String::from_utf8(bytes).unwrap_or_default()
+}
+
+/// `value` as compact JSON text, appended to `out`: serde_json's, floats written by
+/// [`write_float`].
+pub fn to_writer<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> serde_json::Result<()> {
+    value.serialize(&mut serde_json::Serializer::with_formatter(out, Compact))
 }
 
 /// `value` as `JSON.stringify(value, null, 2)` writes it (an answer some agents' tools
 /// give).
 pub fn to_string_pretty<T: Serialize + ?Sized>(value: &T) -> String {
-    serde_json::to_string_pretty(value).unwrap_or_default()
+    let mut bytes = Vec::with_capacity(128);
+    let formatter = Pretty(serde_json::ser::PrettyFormatter::new());
+    let _ = value.serialize(&mut serde_json::Serializer::with_formatter(&mut bytes, formatter));
+    String::from_utf8(bytes).unwrap_or_default()
 }
 
 /// `value` as `JSON.stringify` writes it: `undefined` members dropped, `undefined` items
@@ -90,7 +101,7 @@ fn write_number(out: &mut Vec<u8>, n: f64) {
         }
         push_decimal(out, n.abs() as u64);
     } else {
-        let _ = serde_json::to_writer(&mut *out, &n);
+        write_float(out, n);
     }
 }
 

@@ -209,10 +209,26 @@ fn the_header_is_four_words() {
 #[wasm_bindgen_test]
 fn number_literals_read_as_json_parse_reads_them() {
     let mut literals: Vec<String> = [
-        "0.1", "-0.0", "1e23", "9007199254740993", "123456789012345678901234567890", "1.5e-7", "1E+2",
-        "2.2250738585072011e-308", "2.2250738585072014e-308", "4.9e-324", "2.4703282292062328e-324",
-        "2.4703282292062327e-324", "1.7976931348623157e308", "1.7976931348623159e308", "1e999", "-1e999",
-        "1e-999", "0.30000000000000004", "179769313486231580793728971405301e276", "7.038531e-26",
+        "0.1",
+        "-0.0",
+        "1e23",
+        "9007199254740993",
+        "123456789012345678901234567890",
+        "1.5e-7",
+        "1E+2",
+        "2.2250738585072011e-308",
+        "2.2250738585072014e-308",
+        "4.9e-324",
+        "2.4703282292062328e-324",
+        "2.4703282292062327e-324",
+        "1.7976931348623157e308",
+        "1.7976931348623159e308",
+        "1e999",
+        "-1e999",
+        "1e-999",
+        "0.30000000000000004",
+        "179769313486231580793728971405301e276",
+        "7.038531e-26",
     ]
     .map(str::to_owned)
     .to_vec();
@@ -227,7 +243,8 @@ fn number_literals_read_as_json_parse_reads_them() {
         let digits: String = (0..1 + next(25)).map(|_| char::from(b'0' + next(10) as u8)).collect();
         let digits = digits.trim_start_matches('0');
         let mantissa = match next(3) {
-            0 => format!("{}", if digits.is_empty() { "0" } else { digits }),
+            0 if digits.is_empty() => "0".to_owned(),
+            0 => digits.to_owned(),
             _ if digits.len() > 1 => format!("{}.{}", &digits[..1], &digits[1..]),
             _ => format!("0.{digits}0"),
         };
@@ -241,5 +258,26 @@ fn number_literals_read_as_json_parse_reads_them() {
         };
         let theirs = js_sys::JSON::parse(literal).unwrap().as_f64().unwrap();
         assert_eq!(ours.to_bits(), theirs.to_bits(), "{literal}: {ours} against {theirs}");
+    }
+}
+
+/// In the module, floats are written from the host's shortest digits
+/// (`json::float::write_float`): byte for byte what serde_json writes, ties between two
+/// shortest digit strings (`1658206780088562.2`) and every layout included.
+#[wasm_bindgen_test]
+fn floats_are_written_as_serde_json_writes_them() {
+    let mut numbers = vec![1.6582067800885623e15, 0.1, 1e-5, 1e-6, 1.5e16, 5e-324, f64::MAX, -0.0, 1e21, 0.1 + 0.2];
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    for _ in 0..20_000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        numbers.push(f64::from_bits(x));
+        numbers.push((x % 100_000_000) as f64 / 1024.0 * 1e-3);
+    }
+    for n in numbers {
+        let mut ours = Vec::new();
+        planloop::json::float::write_float(&mut ours, n);
+        assert_eq!(String::from_utf8(ours).unwrap(), serde_json::to_string(&n).unwrap(), "{n:e}");
     }
 }

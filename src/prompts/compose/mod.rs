@@ -91,7 +91,11 @@ pub fn compose_as(input: &ComposeInput, argument: &'static str) -> Result<Compos
 
 /// [`compose_as`] with the base prompt and the components taken from `texts` (those of
 /// `input` are not read).
-pub fn compose_texts<'a>(input: &'a ComposeInput, texts: &Texts<'a>, argument: &'static str) -> Result<Composition<'a>> {
+pub fn compose_texts<'a>(
+    input: &'a ComposeInput,
+    texts: &Texts<'a>,
+    argument: &'static str,
+) -> Result<Composition<'a>> {
     let issues = check(input, texts);
     if !issues.is_empty() {
         return Err(Error::invalid_options(argument, issues));

@@ -1,0 +1,245 @@
+//! Floats out, as serde_json writes an `f64`: the shortest digits that read back to the
+//! same number, laid out as `1.5`, `100.0`, `0.00001`, `1e-6` or `1.5e+16`.
+//!
+//! In the wasm modules the digits come from the host: JS `String(n)` gives the very
+//! digits serde_json's formatter does (the fewest that read back; of two as close, the
+//! even one), and only the layout is planloop's. serde_json's own formatter and its
+//! tables were 9 KB of the primitives' module's gzip, for numbers that are nearly all
+//! small integers, which never come here (see `write::write_number`). Elsewhere
+//! serde_json's formatter gives the digits, and the layout is held to it.
+
+use std::io;
+
+use serde_json::ser::{Formatter, PrettyFormatter};
+
+/// Writes `n` as serde_json writes an `f64` (`null` when it is not finite, as serde_json
+/// does too).
+pub fn write_float(out: &mut Vec<u8>, n: f64) {
+    if !n.is_finite() {
+        out.extend_from_slice(b"null");
+        return;
+    }
+    if n.is_sign_negative() {
+        out.push(b'-');
+    }
+    if n == 0.0 {
+        out.extend_from_slice(b"0.0");
+        return;
+    }
+    let text = shortest(n.abs());
+    let (digits, exponent) = scientific(text.as_bytes());
+    lay_out(out, &digits, exponent);
+}
+
+/// The shortest text that reads back to `n` (finite, positive), in any notation.
+fn shortest(n: f64) -> String {
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+    return js_sys::Number::from(n).to_string_with_radix(10).map(String::from).unwrap_or_default();
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    serde_json::to_string(&n).unwrap_or_default()
+}
+
+/// A number's text (`123.45`, `0.001`, `1e+21`, `1.5e-7`) as its significant digits and
+/// the power of ten of the first one.
+fn scientific(text: &[u8]) -> (Vec<u8>, i32) {
+    let (mantissa, exponent) = match text.iter().position(|&b| b == b'e' || b == b'E') {
+        Some(at) => (&text[..at], parse_exponent(&text[at + 1..])),
+        None => (text, 0),
+    };
+    let point = mantissa.iter().position(|&b| b == b'.').unwrap_or(mantissa.len());
+    let mut digits: Vec<u8> = mantissa.iter().copied().filter(u8::is_ascii_digit).collect();
+    // The value is 0.d1d2… × 10^(point + exponent); each leading zero moves the point.
+    let leading = digits.iter().take_while(|&&d| d == b'0').count();
+    digits.drain(..leading);
+    while digits.last() == Some(&b'0') {
+        digits.pop();
+    }
+    (digits, point as i32 + exponent - leading as i32 - 1)
+}
+
+fn parse_exponent(text: &[u8]) -> i32 {
+    let (negative, digits) = match text {
+        [b'-', rest @ ..] => (true, rest),
+        [b'+', rest @ ..] => (false, rest),
+        _ => (false, text),
+    };
+    let magnitude = digits.iter().fold(0i32, |e, d| e.saturating_mul(10).saturating_add(i32::from(d - b'0')));
+    if negative {
+        -magnitude
+    } else {
+        magnitude
+    }
+}
+
+/// serde_json's layout: plain from 10^-5 up to below 10^16 (a whole number keeps a
+/// `.0`), otherwise `d.ddde±x`.
+fn lay_out(out: &mut Vec<u8>, digits: &[u8], exponent: i32) {
+    let Some((&first, rest)) = digits.split_first() else {
+        out.extend_from_slice(b"0.0");
+        return;
+    };
+    if (-5..16).contains(&exponent) {
+        if exponent < 0 {
+            out.extend_from_slice(b"0.");
+            out.resize(out.len() + (-exponent - 1) as usize, b'0');
+            out.extend_from_slice(digits);
+            return;
+        }
+        let whole = exponent as usize + 1;
+        if digits.len() > whole {
+            out.extend_from_slice(&digits[..whole]);
+            out.push(b'.');
+            out.extend_from_slice(&digits[whole..]);
+        } else {
+            out.extend_from_slice(digits);
+            out.resize(out.len() + whole - digits.len(), b'0');
+            out.extend_from_slice(b".0");
+        }
+        return;
+    }
+    out.push(first);
+    if !rest.is_empty() {
+        out.push(b'.');
+        out.extend_from_slice(rest);
+    }
+    out.extend_from_slice(if exponent > 0 { b"e+" } else { b"e-" });
+    crate::text::push_decimal(out, u64::from(exponent.unsigned_abs()));
+}
+
+/// Writes floats with [`write_float`] in serde_json's formatters (so that its own float
+/// formatter is not in the modules).
+macro_rules! floats_by_write_float {
+    () => {
+        fn write_f64<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f64) -> io::Result<()> {
+            let mut text = Vec::with_capacity(24);
+            write_float(&mut text, value);
+            writer.write_all(&text)
+        }
+
+        fn write_f32<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f32) -> io::Result<()> {
+            self.write_f64(writer, f64::from(value))
+        }
+    };
+}
+
+/// serde_json's compact formatter, floats by [`write_float`].
+pub struct Compact;
+
+impl Formatter for Compact {
+    floats_by_write_float!();
+}
+
+/// serde_json's pretty formatter (two spaces, as `JSON.stringify(value, null, 2)`),
+/// floats by [`write_float`].
+pub struct Pretty(pub PrettyFormatter<'static>);
+
+impl Formatter for Pretty {
+    floats_by_write_float!();
+
+    fn begin_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.begin_array(writer)
+    }
+
+    fn end_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.end_array(writer)
+    }
+
+    fn begin_array_value<W: ?Sized + io::Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
+        self.0.begin_array_value(writer, first)
+    }
+
+    fn end_array_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.end_array_value(writer)
+    }
+
+    fn begin_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.begin_object(writer)
+    }
+
+    fn end_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.end_object(writer)
+    }
+
+    fn begin_object_key<W: ?Sized + io::Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
+        self.0.begin_object_key(writer, first)
+    }
+
+    fn begin_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.begin_object_value(writer)
+    }
+
+    fn end_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.end_object_value(writer)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn written(n: f64) -> String {
+        let mut out = Vec::new();
+        write_float(&mut out, n);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn floats_are_laid_out_as_serde_json_lays_them_out() {
+        let mut numbers = vec![
+            0.0,
+            -0.0,
+            1.0,
+            0.1,
+            1e-5,
+            1.23456e-5,
+            1e-6,
+            1e15,
+            1.23456e15,
+            1e16,
+            1.5e16,
+            9_007_199_254_740_993.0,
+            5e-324,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            0.1 + 0.2,
+            1e21,
+            1e300,
+            123.456,
+            -7.25,
+            f64::NAN,
+            f64::INFINITY,
+        ];
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..50_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            numbers.push(f64::from_bits(x));
+            numbers.push((x % 1_000_000) as f64 / 1000.0);
+        }
+        for n in numbers {
+            assert_eq!(written(n), serde_json::to_string(&n).unwrap(), "{n:e}");
+        }
+    }
+
+    #[test]
+    fn pretty_json_is_serde_jsons_with_floats_by_write_float() {
+        let value = serde_json::json!({"a": [1, 2.5, {"b": [], "c": {}}], "d": -1e-7, "e": "x"});
+        let mut ours = Vec::new();
+        serde::Serialize::serialize(
+            &value,
+            &mut serde_json::Serializer::with_formatter(&mut ours, Pretty(PrettyFormatter::new())),
+        )
+        .unwrap();
+        assert_eq!(String::from_utf8(ours).unwrap(), serde_json::to_string_pretty(&value).unwrap());
+    }
+
+    #[test]
+    fn any_notation_reads_as_digits_and_the_power_of_the_first() {
+        assert_eq!(scientific(b"123.45"), (b"12345".to_vec(), 2));
+        assert_eq!(scientific(b"0.00012"), (b"12".to_vec(), -4));
+        assert_eq!(scientific(b"1e+21"), (b"1".to_vec(), 21));
+        assert_eq!(scientific(b"1.5e-7"), (b"15".to_vec(), -7));
+        assert_eq!(scientific(b"1000"), (b"1".to_vec(), 3));
+    }
+}
