@@ -312,7 +312,8 @@ fn strip_bullet(line: &str) -> &str {
 fn declaration(line: &str) -> Option<String> {
     let inner = line.strip_prefix('[')?;
     let close = inner.find(']')?;
-    let tag = inner[..close].trim().to_lowercase();
+    // ASCII case is enough: the tags are English or have no case (see `intent::is_continue`).
+    let tag = inner[..close].trim().to_ascii_lowercase();
     let number = tag.strip_prefix("step").or_else(|| tag.strip_prefix("步骤"))?.trim();
     if !number.chars().all(|c| c.is_ascii_digit()) {
         return None;
@@ -340,7 +341,7 @@ fn is_marker(tag: &str) -> bool {
         "步骤完成",
         "完成步骤",
     ];
-    let tag = tag.to_lowercase();
+    let tag = tag.to_ascii_lowercase();
     let tag = tag.trim_end_matches(['!', '.', '！', '。']);
     MARKERS.contains(&tag)
 }
@@ -357,7 +358,7 @@ fn opens_with_transition(sentence: &str) -> bool {
     if CHINESE.iter().any(|w| sentence.starts_with(w)) {
         return true;
     }
-    let lower = sentence.to_lowercase();
+    let lower = sentence.to_ascii_lowercase();
     ENGLISH.iter().any(|word| {
         lower.strip_prefix(word).is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '\''))
     })

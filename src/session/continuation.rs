@@ -151,7 +151,8 @@ fn explicit(object: &Value<'_>) -> Option<Signal> {
 
 /// Seed 003's phrases, case-insensitive, each within one line: termination first.
 fn by_wording(text: &str) -> Option<Status> {
-    let lower = text.to_lowercase();
+    // ASCII case is enough: the phrases are English (see `intent::is_continue`).
+    let lower = text.to_ascii_lowercase();
     let lines: Vec<&str> = lower.lines().collect();
     let matches = |phrases: &[&[&str]], word: &str| {
         lines.iter().any(|line| has_word(line, word) || phrases.iter().any(|words| in_order(line, words)))

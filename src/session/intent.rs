@@ -17,7 +17,9 @@ const OPENERS: &[&str] = &["please", "ok", "okay", "yes", "sure", "alright", "�
 
 /// True when `message` asks to go on with paused work.
 pub fn is_continue(message: &str) -> bool {
-    let lower = message.trim().to_lowercase();
+    // ASCII case is enough: the words are English or have no case (Chinese), and
+    // Unicode's case tables would cost the session module 7 KB of gzip.
+    let lower = message.trim().to_ascii_lowercase();
     let Some(at) = find_keyword(&lower) else { return false };
     let before = &lower[..at];
     if negated(before) {
@@ -78,6 +80,8 @@ mod tests {
             "Continue with the report, but skip the charts for 2019 since the data is missing and I will add it myself later.",
             "继续执行计划，但是跳过第三步，因为那部分数据还没有准备好，我稍后会补充。再说一遍，跳过第三步。",
             "Can you continue?",
+            "OK, KEEP GOING",
+            "Ça va, continue",
         ] {
             assert!(is_continue(message), "{message}");
         }
@@ -97,6 +101,8 @@ mod tests {
             "The series continued in 2021.",
             "discontinue the old plan",
             "Thanks!",
+            "DON'T CONTINUE",
+            "Écontinue",
             "Write a report on why the project should continue into next year, with figures for each quarter.",
             "",
         ] {
