@@ -370,6 +370,51 @@ fn snapshots_of_the_wrong_shape_or_inconsistent_state_are_refused_even_with_a_ma
     assert!(Session::restore(&value).is_ok());
 }
 
+/// Every path to a value in `value`, as keys and indices.
+fn paths(value: &Value<'static>, at: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+    out.push(at.clone());
+    let children: Vec<(String, &Value<'static>)> = match value {
+        Value::Object(members) => members.iter().map(|(k, v)| (k.to_string(), v)).collect(),
+        Value::Array(items) => items.iter().enumerate().map(|(i, v)| (i.to_string(), v)).collect(),
+        _ => Vec::new(),
+    };
+    for (key, child) in children {
+        at.push(key);
+        paths(child, at, out);
+        at.pop();
+    }
+}
+
+#[test]
+fn any_value_anywhere_with_a_matching_checksum_restores_or_is_an_invalid_snapshot_never_an_internal_error() {
+    let value = document(&busy_session());
+    let mut all = Vec::new();
+    paths(&value, &mut Vec::new(), &mut all);
+    let odd = [
+        Value::Number(1.5),
+        Value::Number(-1.0),
+        // Past the integers a JSON number carries exactly (a fingerprint's limit).
+        Value::Number(1e20),
+        Value::Number(4_294_967_296.0),
+        Value::String("x".into()),
+        Value::String("".into()),
+        Value::Null,
+        Value::Bool(true),
+        Value::Array(Vec::new()),
+        Value::Object(Vec::new()),
+    ];
+    for path in all.iter().filter(|p| !p.is_empty() && p[0] != "checksum") {
+        let path: Vec<&str> = path.iter().map(String::as_str).collect();
+        for new in &odd {
+            let mut forged = value.clone();
+            set(&mut forged, &path, new.clone());
+            if let Err(error) = Session::restore(&resealed(forged)) {
+                assert_eq!(error.code, ErrorCode::InvalidSnapshot, "{path:?} = {new:?}: {}", error.message);
+            }
+        }
+    }
+}
+
 #[test]
 fn a_snapshot_nested_too_deep_is_refused_before_anything_walks_it() {
     // A store entry holding a valid header and a very deep value: the checksum and the

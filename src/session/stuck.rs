@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::json::from_value::struct_from_value;
 use crate::session::config::StuckOptions;
-use crate::text::fingerprint::fnv1a_53;
+use crate::text::fingerprint::{fnv1a_53, SAFE_INTEGER_MASK};
 
 /// How a model is repeating itself.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
@@ -56,7 +56,9 @@ impl Pattern {
 #[schemars(rename = "StuckStep")]
 struct Step {
     tool: String,
+    #[schemars(range(max = SAFE_INTEGER_MASK))]
     call: u64,
+    #[schemars(range(max = SAFE_INTEGER_MASK))]
     result: u64,
     failed: bool,
 }
@@ -70,6 +72,7 @@ pub struct StuckDetector {
     steps: VecDeque<Step>,
     same_result_run: u32,
     failing_run: u32,
+    #[schemars(range(max = SAFE_INTEGER_MASK))]
     last_text: Option<u64>,
     same_text_run: u32,
 }

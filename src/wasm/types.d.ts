@@ -1046,6 +1046,7 @@ export type StuckDetector = {
     steps: StuckStep[];
     sameResultRun: number;
     failingRun: number;
+    /** At most 9007199254740991. */
     lastText?: number | null;
     sameTextRun: number;
 };
@@ -1094,7 +1095,9 @@ export type StuckOptions = {
 /** One call as the detector remembers it (fingerprints fit a JSON number exactly). */
 export type StuckStep = {
     tool: string;
+    /** At most 9007199254740991. */
     call: number;
+    /** At most 9007199254740991. */
     result: number;
     failed: boolean;
 };
