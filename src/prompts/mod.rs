@@ -38,57 +38,41 @@ const TOOL_GUIDELINES_ZH: &str = include_str!("tool_guidelines.zh.md");
 const CURRENT_PLAN_EN: &str = include_str!("current_plan.en.md");
 const CURRENT_PLAN_ZH: &str = include_str!("current_plan.zh.md");
 
-/// A piece of a template: literal text, or a `{{{key}}}` placeholder.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Piece<'t> {
-    Text(&'t str),
-    /// `key` is what stands between the braces; `text` is the whole `{{{key}}}`.
-    Placeholder {
-        key: &'t str,
-        text: &'t str,
-    },
+/// The `{{{key}}}` placeholders of `template`, in order: where each starts (in bytes)
+/// and its key (the placeholder is `key.len() + 6` bytes). A key has no whitespace or
+/// braces, so prose or code that happens to hold `{{{` is left alone, and `{{{{x}}}` is
+/// `{` then `{{{x}}}`.
+pub fn placeholders(template: &str) -> Placeholders<'_> {
+    Placeholders { template, from: 0 }
 }
 
-/// The pieces of `template`, in order. A key has no whitespace or braces, so prose or
-/// code that happens to hold `{{{` is left alone, and `{{{{x}}}` is `{` then `{{{x}}}`.
-pub fn pieces(template: &str) -> Pieces<'_> {
-    Pieces { rest: template }
-}
-
-/// The iterator [`pieces`] returns. Prompts are tens of kilobytes with a placeholder
+/// The iterator [`placeholders`] returns. Prompts are tens of kilobytes with a placeholder
 /// every few hundred bytes, so the text between them is skipped with `memchr` and each
-/// candidate is looked at byte by byte (this scan was most of `composePrompt`'s time).
-pub struct Pieces<'t> {
-    rest: &'t str,
+/// `{` is looked at byte by byte; the text between placeholders is the caller's to take
+/// as one run (this scan is most of `composePrompt`'s time).
+pub struct Placeholders<'t> {
+    template: &'t str,
+    from: usize,
 }
 
-impl<'t> Iterator for Pieces<'t> {
-    type Item = Piece<'t>;
+impl<'t> Iterator for Placeholders<'t> {
+    type Item = (usize, &'t str);
 
-    fn next(&mut self) -> Option<Piece<'t>> {
-        let rest = self.rest;
-        if rest.is_empty() {
-            return None;
-        }
-        if let Some(key) = placeholder_key(rest) {
-            let (text, after) = rest.split_at(key.len() + 6);
-            self.rest = after;
-            return Some(Piece::Placeholder { key, text });
-        }
-        // Literal text up to the next placeholder; the first byte is literal. (A `{` byte
-        // is always a whole character in UTF-8, so the search never lands inside one.)
-        let bytes = rest.as_bytes();
-        let mut from = 1;
-        let end = loop {
-            match memchr::memchr(b'{', &bytes[from..]) {
-                Some(i) if placeholder_key(&rest[from + i..]).is_some() => break from + i,
-                Some(i) => from += i + 1,
-                None => break rest.len(),
+    fn next(&mut self) -> Option<(usize, &'t str)> {
+        let bytes = self.template.as_bytes();
+        while let Some(i) = memchr::memchr(b'{', bytes.get(self.from..)?) {
+            // (A `{` byte is always a whole character in UTF-8.)
+            let at = self.from + i;
+            match placeholder_key(&self.template[at..]) {
+                Some(key) => {
+                    self.from = at + key.len() + 6;
+                    return Some((at, key));
+                }
+                None => self.from = at + 1,
             }
-        };
-        let (text, after) = rest.split_at(end);
-        self.rest = after;
-        Some(Piece::Text(text))
+        }
+        self.from = bytes.len();
+        None
     }
 }
 
@@ -120,14 +104,15 @@ fn placeholder_key(text: &str) -> Option<&str> {
 /// never scanned. Unknown keys stay as they are.
 pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
     let mut out = String::with_capacity(template.len());
-    for piece in pieces(template) {
-        match piece {
-            Piece::Text(text) => out.push_str(text),
-            Piece::Placeholder { key, text } => {
-                out.push_str(values.iter().find(|(k, _)| *k == key).map_or(text, |(_, value)| value))
-            }
+    let mut done = 0;
+    for (at, key) in placeholders(template) {
+        if let Some((_, value)) = values.iter().find(|(k, _)| *k == key) {
+            out.push_str(&template[done..at]);
+            out.push_str(value);
+            done = at + key.len() + 6;
         }
     }
+    out.push_str(&template[done..]);
     out
 }
 
@@ -373,23 +358,19 @@ mod tests {
 
     #[test]
     fn a_placeholder_key_has_no_whitespace_or_braces() {
-        let all = |t: &'static str| pieces(t).collect::<Vec<_>>();
-        assert_eq!(
-            all("{{{{x}}}}"),
-            [Piece::Text("{"), Piece::Placeholder { key: "x", text: "{{{x}}}" }, Piece::Text("}")]
-        );
-        assert_eq!(
-            all("{{{a b}}} {{{}}} {{{a{{{b}}}"),
-            [Piece::Text("{{{a b}}} {{{}}} {{{a"), Piece::Placeholder { key: "b", text: "{{{b}}}" }]
-        );
-        assert_eq!(all("é{{{ü}}}"), [Piece::Text("é"), Piece::Placeholder { key: "ü", text: "{{{ü}}}" }]);
+        let all = |t: &'static str| placeholders(t).collect::<Vec<_>>();
+        assert_eq!(all("{{{{x}}}}"), [(1, "x")]);
+        let text = "{{{a b}}} {{{}}} {{{a{{{b}}}";
+        assert_eq!(all(text), [(text.find("{{{b").unwrap(), "b")]);
+        assert_eq!(all("é{{{ü}}} {{{x}}}"), [(2, "ü"), (11, "x")]);
         assert_eq!(all(""), []);
+        assert_eq!(all("{"), []);
         // Any Unicode whitespace ends a key, ASCII or not, in its first character or later.
         for text in ["{{{a\u{b}b}}}", "{{{a\u{85}b}}}", "{{{ké\u{3000}x}}}", "{{{\u{a0}}}}", "{{{a\u{c}}}}"] {
-            assert_eq!(all(text), [Piece::Text(text)], "{text:?}");
+            assert_eq!(all(text), [], "{text:?}");
         }
-        assert_eq!(all("{{{ké_1}}}"), [Piece::Placeholder { key: "ké_1", text: "{{{ké_1}}}" }]);
-        assert_eq!(all("{{{é}}}"), [Piece::Placeholder { key: "é", text: "{{{é}}}" }]);
+        assert_eq!(all("{{{ké_1}}}"), [(0, "ké_1")]);
+        assert_eq!(all("{{{é}}}"), [(0, "é")]);
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use super::{Composition, Part, PROMPT_MAX_CHARS};
 use crate::error::issue::Issue;
 use crate::error::{Error, Result};
-use crate::prompts::{self, Piece};
+use crate::prompts;
 use crate::text::index::Index;
 
 /// The values by key; of a key given twice, the last.
@@ -71,21 +71,24 @@ impl<'a, 'p> Writer<'a, 'p> {
         if !part.fill {
             return self.push(text);
         }
-        for piece in prompts::pieces(text) {
-            match piece {
-                Piece::Text(text) => self.push(text)?,
-                Piece::Placeholder { key, text } => match values.get(key) {
-                    Some(value) => self.push(value)?,
-                    None => {
-                        if self.seen.insert(key) {
-                            self.unresolved.push(key);
-                        }
-                        self.push(text)?;
+        // The text from one filled placeholder to the next goes in as one run, unfilled
+        // placeholders and all.
+        let mut done = 0;
+        for (at, key) in prompts::placeholders(text) {
+            match values.get(key) {
+                Some(value) => {
+                    self.push(&text[done..at])?;
+                    self.push(value)?;
+                    done = at + key.len() + 6;
+                }
+                None => {
+                    if self.seen.insert(key) {
+                        self.unresolved.push(key);
                     }
-                },
+                }
             }
         }
-        Ok(())
+        self.push(&text[done..])
     }
 
     fn push(&mut self, text: &str) -> Result<()> {
