@@ -234,24 +234,25 @@ impl SessionConfig {
     }
 }
 
+/// The defaults a config read from `{}` has (the same functions give them).
 impl Default for SessionConfig {
     fn default() -> Self {
         SessionConfig {
-            language: Language::En,
-            max_planner_only_streak: 2,
-            max_plan_continuations: 5,
-            reminder_interval: 3,
-            max_iterations: 20,
-            timeout_ms: 300_000,
-            on_limit: OnLimit::Pause,
+            language: english(),
+            max_planner_only_streak: two(),
+            max_plan_continuations: five(),
+            reminder_interval: three(),
+            max_iterations: twenty(),
+            timeout_ms: five_minutes(),
+            on_limit: pause(),
             continuation_protocol: ContinuationProtocol::default(),
             todo_dialects: own_dialect(),
-            todo_mode: TodoMode::Answer,
+            todo_mode: TodoMode::default(),
             history: HistoryOptions::default(),
             stuck: StuckOptions::default(),
             tools: ToolPolicy::default(),
             plan_review: PlanReviewOptions::default(),
-            max_tool_output_chars: 20_000,
+            max_tool_output_chars: twenty_thousand(),
         }
     }
 }
@@ -294,4 +295,17 @@ fn pause() -> OnLimit {
 }
 fn own_dialect() -> Vec<TodoDialect> {
     vec![TodoDialect::WriteTodos]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_config_is_the_config_read_from_an_empty_object() {
+        let document = crate::json::parse(b"{}").unwrap();
+        let read: SessionConfig =
+            crate::validate::args::options(&*document, "config", &crate::validate::compiled::SESSION_CONFIG).unwrap();
+        assert_eq!(read, SessionConfig::default());
+    }
 }
