@@ -1,6 +1,11 @@
 //! Plain `write_todos` mistakes (see `validate::write_todos`), written as the issues they
 //! stand for (`wasm::issues`) without making those issues first: the invalid path of the
 //! primitives, kept as fast as the valid one.
+//!
+//! Every string of such an issue is one of a small set (the schema's keys and statuses,
+//! and a message per kind of mistake), so each crosses as text once and then by its id
+//! ([`Out::interned`]): a repeated mistake's issues need no text decoded in JS, which was
+//! a quarter of their time.
 
 use std::cell::RefCell;
 
@@ -11,7 +16,19 @@ thread_local! {
     /// The message of each kind of plain mistake, made once by the issue constructors
     /// (so that they are worded in one place) and reused.
     static MESSAGES: RefCell<Vec<(What, String)>> = const { RefCell::new(Vec::new()) };
+    /// Which interned strings the JS layer has had (by id: [`NAMES`], then [`MESSAGES`]).
+    static SENT: RefCell<Vec<bool>> = const { RefCell::new(Vec::new()) };
 }
+
+/// The names a plain mistake's issue holds, by id: the keys, then the statuses.
+const NAMES: [&str; 9] = ["todos", "focus", "note", "id", "content", "status", STATUSES[0], STATUSES[1], STATUSES[2]];
+const TODOS: usize = 0;
+const FOCUS: usize = 1;
+const NOTE: usize = 2;
+const ID: usize = 3;
+const CONTENT: usize = 4;
+const STATUS: usize = 5;
+const FIRST_STATUS: usize = 6;
 
 impl Out<'_> {
     /// [`Self::issues`] for plain mistakes, without making them issues first.
@@ -32,8 +49,8 @@ impl Out<'_> {
                 }
                 What::NotAStatus => {
                     self.numbers.push(STATUSES.len() as u32);
-                    for status in STATUSES {
-                        self.ascii(status);
+                    for id in FIRST_STATUS..FIRST_STATUS + STATUSES.len() {
+                        self.name(id);
                     }
                 }
             }
@@ -52,47 +69,62 @@ impl Out<'_> {
                 if dotted(mistake.at, text) {
                     text.extend_from_slice(b": ");
                 }
-                with_message(mistake, |message| text.extend_from_slice(message.as_bytes()));
+                with_message(mistake, |_, message| text.extend_from_slice(message.as_bytes()));
             }
         });
     }
 
     fn mistake_message(&mut self, mistake: &Mistake) {
-        self.string_with(|text| with_message(mistake, |message| text.extend_from_slice(message.as_bytes())));
+        with_message(mistake, |index, message| self.kept(NAMES.len() + index, message));
+    }
+
+    fn name(&mut self, id: usize) {
+        self.kept(id, NAMES[id]);
+    }
+
+    /// The interned string `id`, as text only if the JS layer has not had it.
+    fn kept(&mut self, id: usize, text: &str) {
+        let kept = SENT.with(|sent| {
+            let mut sent = sent.borrow_mut();
+            if sent.len() <= id {
+                sent.resize(id + 1, false);
+            }
+            std::mem::replace(&mut sent[id], true)
+        });
+        self.interned(id as u32, text, kept);
     }
 
     fn place(&mut self, place: Place) {
-        let in_todo = |writer: &mut Self, index: u32, field: &str| {
+        let in_todo = |writer: &mut Self, index: u32, field: usize| {
             writer.numbers.push(3);
             writer.numbers.push(0);
-            writer.ascii("todos");
+            writer.name(TODOS);
             writer.numbers.extend([1, index, 0]);
             writer.numbers.push(0);
-            writer.ascii(field);
+            writer.name(field);
         };
         match place {
             Place::Root => self.numbers.push(0),
             Place::Todos | Place::Focus | Place::Note => {
                 self.numbers.extend([1, 0]);
-                self.ascii(match place {
-                    Place::Todos => "todos",
-                    Place::Focus => "focus",
-                    _ => "note",
+                self.name(match place {
+                    Place::Todos => TODOS,
+                    Place::Focus => FOCUS,
+                    _ => NOTE,
                 });
             }
             Place::Todo(index) => {
                 self.numbers.extend([2, 0]);
-                self.ascii("todos");
+                self.name(TODOS);
                 self.numbers.extend([1, index, 0]);
             }
-            Place::Id(index) => in_todo(self, index, "id"),
-            Place::Content(index) => in_todo(self, index, "content"),
-            Place::Status(index) => in_todo(self, index, "status"),
+            Place::Id(index) => in_todo(self, index, ID),
+            Place::Content(index) => in_todo(self, index, CONTENT),
+            Place::Status(index) => in_todo(self, index, STATUS),
         }
     }
 }
 
-/// Runs `write` with the message of `mistake`'s kind, made the first time it is needed.
 /// Writes where a mistake is as `issue::format_path` would (`todos[0].id`), without
 /// building its path first (most of the cost of a summary); false at the root.
 fn dotted(place: Place, text: &mut Vec<u8>) -> bool {
@@ -127,7 +159,9 @@ fn dotted(place: Place, text: &mut Vec<u8>) -> bool {
     true
 }
 
-fn with_message(mistake: &Mistake, write: impl FnOnce(&str)) {
+/// Runs `write` with the message of `mistake`'s kind and its index in [`MESSAGES`], made
+/// the first time it is needed.
+fn with_message(mistake: &Mistake, write: impl FnOnce(usize, &str)) {
     MESSAGES.with(|messages| {
         let mut messages = messages.borrow_mut();
         let index = match messages.iter().position(|(what, _)| *what == mistake.what) {
@@ -137,7 +171,7 @@ fn with_message(mistake: &Mistake, write: impl FnOnce(&str)) {
                 messages.len() - 1
             }
         };
-        write(&messages[index].1);
+        write(index, &messages[index].1);
     });
 }
 
@@ -145,6 +179,7 @@ fn with_message(mistake: &Mistake, write: impl FnOnce(&str)) {
 mod tests {
     use super::*;
     use crate::error::issue::{Expected, Issue, Origin};
+    use crate::wasm::ops::{INTERNED, KEPT};
 
     #[test]
     fn a_mistake_is_written_as_its_issue_would_be() {
@@ -159,15 +194,47 @@ mod tests {
             Mistake { at: Place::Note, what: What::TooBig(Origin::String, 200) },
         ];
         let issues: Vec<Issue> = mistakes.iter().map(Mistake::issue).collect();
-        let (mut fast_numbers, mut fast_text) = (Vec::new(), Vec::new());
-        Out::new(&mut fast_numbers, &mut fast_text).mistakes(&mistakes);
         let (mut numbers, mut text) = (Vec::new(), Vec::new());
         Out::new(&mut numbers, &mut text).issues(&issues);
-        assert_eq!(fast_numbers, numbers);
-        assert_eq!(fast_text, text);
+        // (No other number of these issues has the high bit, and their text is ASCII.)
+        assert!(numbers.iter().all(|n| n & INTERNED == 0) && text.is_ascii());
+        SENT.with(|sent| sent.borrow_mut().clear());
+        let mut known = Vec::new();
+        for round in 0..2 {
+            let (mut fast_numbers, mut fast_text) = (Vec::new(), Vec::new());
+            Out::new(&mut fast_numbers, &mut fast_text).mistakes(&mistakes);
+            assert_eq!(round == 1, fast_text.is_empty(), "the second time, every string is kept");
+            assert_eq!(expanded(&fast_numbers, &fast_text, &mut known), (numbers.clone(), text.clone()));
+        }
         let (mut summary_numbers, mut summary) = (Vec::new(), Vec::new());
         Out::new(&mut summary_numbers, &mut summary).summary("Head:\n", &mistakes);
         let expected = format!("Head:\n{}", crate::error::issue::summarize(&issues));
         assert_eq!(String::from_utf8(summary).unwrap(), expected);
+    }
+
+    /// The output as the JS layer reads it, each interned string written out as text
+    /// (`known` holds what it has kept, by id).
+    fn expanded(numbers: &[u32], text: &[u8], known: &mut Vec<Vec<u8>>) -> (Vec<u32>, Vec<u8>) {
+        let (mut out, mut out_text) = (Vec::new(), Vec::new());
+        let mut at = 0;
+        while at < numbers.len() {
+            let word = numbers[at];
+            if word & INTERNED == 0 {
+                out.push(word);
+                at += 1;
+                continue;
+            }
+            let id = (word ^ INTERNED) as usize;
+            if numbers[at + 1] != KEPT {
+                let (start, length) = (numbers[at + 1] as usize, numbers[at + 2] as usize);
+                known.resize(known.len().max(id + 1), Vec::new());
+                known[id] = text[start..start + length].to_vec();
+                at += 1;
+            }
+            at += 2;
+            out.extend([out_text.len() as u32, known[id].len() as u32]);
+            out_text.extend_from_slice(&known[id]);
+        }
+        (out, out_text)
     }
 }

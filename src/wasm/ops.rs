@@ -120,3 +120,8 @@ impl Status {
         ("Fields", Status::Fields as u32),
     ];
 }
+
+/// Marks a string of a result that the JS layer keeps by its id (see `Out::interned`).
+pub const INTERNED: u32 = 1 << 31;
+/// In place of a kept string's start: the JS layer has it already.
+pub const KEPT: u32 = u32::MAX;

@@ -6,7 +6,9 @@
 //!
 //! A string is its start and length in the decoded text, in UTF-16 units; a float is the
 //! two 32-bit halves of its bits, low first; an optional value is a flag (0 absent, 1
-//! present) and then the value.
+//! present) and then the value. A string the JS layer keeps (see [`Out::interned`]) is
+//! `ops::INTERNED` plus its id, then either `ops::KEPT` or, the first time, its start and
+//! length. (No text output reaches 2^31 units: a JS string is shorter.)
 
 /// Writes into the call's outputs: `numbers`, and `text` (UTF-8).
 pub struct Out<'o> {
@@ -46,6 +48,19 @@ impl<'o> Out<'o> {
     /// [`Self::string`] for ASCII text, whose length needs no counting.
     pub fn ascii(&mut self, s: &str) {
         self.text_of(s.as_bytes(), s.len() as u32);
+    }
+
+    /// A string of a small fixed set, which the JS layer keeps by `id` once it has read
+    /// it: its text only when the JS layer has not had it (`kept` false). This spares the
+    /// text output, and decoding it, when every string of a result is one of these
+    /// (zod's issues for a plain mistake, repeated).
+    #[cfg(feature = "core")]
+    pub fn interned(&mut self, id: u32, s: &str, kept: bool) {
+        self.numbers.push(super::ops::INTERNED | id);
+        match kept {
+            true => self.numbers.push(super::ops::KEPT),
+            false => self.string(s),
+        }
     }
 
     /// A count, then each string.

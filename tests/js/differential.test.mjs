@@ -104,3 +104,18 @@ test("strings are measured in code points, as the pinned zod measures them", () 
   assert.equal(issue.code, "too_big");
   assert.deepEqual(issue, writeTodosSchema.safeParse(todo(forty + "😀")).error.issues[0]);
 });
+
+test("a repeated mistake, whose strings cross from the module once, reads the same every time", () => {
+  const status = JSON.stringify({ todos: [{ id: "a", content: "Read", status: "done" }] });
+  const long = JSON.stringify({ todos: [{ id: "x".repeat(41), content: "Read", status: "pending" }], note: 7 });
+  const first = [status, long].map((text) => planloop.validateWriteTodos(text));
+  for (const [i, text] of [status, long].entries()) assert.ok(same(first[i], expectedForText(text)), text);
+  const planner = new planloop.PlannerState();
+  for (let round = 0; round < 3; round++) {
+    for (const [i, text] of [status, long].entries()) {
+      assert.deepEqual(planloop.validateWriteTodos(text), first[i]);
+      const ack = planner.applyWriteTodos(text, round);
+      assert.deepEqual(ack.issues, first[i].error.issues);
+    }
+  }
+});

@@ -27,6 +27,8 @@ export class Engine {
   words: Uint32Array;
   /** The input buffer, as a view that `encodeInto` writes into. */
   private input: Uint8Array;
+  /** The strings the module sends once, by id (see `Reader`). */
+  private readonly kept: string[] = [];
 
   constructor(exports: Exports) {
     this.exports = exports;
@@ -75,7 +77,8 @@ export class Engine {
   text(): string {
     const words = this.refresh().words;
     const ptr = words[this.header]!;
-    return decoder.decode(this.bytes.subarray(ptr, ptr + words[this.header + 1]!));
+    const length = words[this.header + 1]!;
+    return length === 0 ? "" : decoder.decode(this.bytes.subarray(ptr, ptr + length));
   }
 
   /** Where the number output of the last call starts in `words` (valid until the next call). */
@@ -92,7 +95,7 @@ export class Engine {
   /** The structured result of the last call (valid until the next call). */
   reader(): Reader {
     const text = this.text();
-    return new Reader(this.words, this.numbersAt(), text);
+    return new Reader(this.words, this.numbersAt(), text, this.kept);
   }
 
   /** The error of the last call, as a PlanloopError (see `write_error` in src/wasm/mod.rs). */

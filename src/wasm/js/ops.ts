@@ -70,6 +70,12 @@ export const Status = {
   Fields: 8,
 } as const;
 
+/** A string the JS layer keeps: its mark, and the start that says it has it (see src/wasm/out.rs). */
+export const Interned = {
+  MARK: 2147483648,
+  KEPT: 4294967295,
+} as const;
+
 /** An issue's `expected` and `origin`, by number (see src/wasm/issues.rs). */
 export const EXPECTED = ["object", "array", "string", "number", "int", "boolean", "null", "record"] as const;
 export const ORIGINS = ["string", "array", "number", "unknown"] as const;

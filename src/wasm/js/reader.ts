@@ -3,17 +3,20 @@
 // JSON would give, which is several times faster than JSON.parse. Validation issues (see
 // src/wasm/issues.rs) keep zod's key order; their messages come from the core.
 import type { Issue, PathSegment } from "../types";
-import { EXPECTED, ORIGINS } from "./ops.js";
+import { PlanloopError } from "./error.js";
+import { EXPECTED, Interned, ORIGINS } from "./ops.js";
 
 const double = new Float64Array(1);
 const halves = new Uint32Array(double.buffer);
 
 export class Reader {
-  /** `n` from `at` is the core's number output; `text` its text output. */
+  /** `n` from `at` is the core's number output; `text` its text output; `kept` the
+   * strings the module sends once and then by id (the engine's, for its module). */
   constructor(
     private readonly n: Uint32Array,
     private at: number,
     private readonly text: string,
+    private readonly kept: string[],
   ) {}
 
   number(): number {
@@ -30,10 +33,22 @@ export class Reader {
     return double[0]!;
   }
 
-  /** A string: its start and length in the text. */
+  /** A string: its start and length in the text, or a kept one's id. */
   string(): string {
     const start = this.n[this.at++]!;
+    if (start >= Interned.MARK) return this.interned(start - Interned.MARK);
     return this.text.slice(start, start + this.n[this.at++]!);
+  }
+
+  /** Kept string `id`: from the text the first time, then as kept. */
+  private interned(id: number): string {
+    const start = this.n[this.at++]!;
+    if (start !== Interned.KEPT) return (this.kept[id] = this.text.slice(start, start + this.n[this.at++]!));
+    const kept = this.kept[id];
+    if (kept === undefined) {
+      throw new PlanloopError("planloop internal error (please report): a string the module sent was not kept", "internal", { detail: `string ${id}` });
+    }
+    return kept;
   }
 
   optionalString(): string | null {
