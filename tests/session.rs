@@ -480,6 +480,11 @@ fn long_tool_output_is_cut_with_a_note() {
         content.starts_with(&"z".repeat(99)) && content.ends_with("[output cut: first 100 of 500 characters]"),
         "{content}"
     );
+    // The limit counts characters: 60 two-byte ones (120 bytes) stay whole, 150 are cut.
+    d.respond("", vec![call("b", "cat", "{}"), call("c", "cat", "{}")]);
+    let outcome = d.results(vec![ok("b", &"é".repeat(60)), ok("c", &"é".repeat(150))]);
+    assert_eq!(outcome.messages[0].content, "é".repeat(60));
+    assert!(outcome.messages[1].content.ends_with("[output cut: first 100 of 150 characters]"));
 }
 
 #[test]

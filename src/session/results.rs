@@ -68,8 +68,9 @@ impl Session {
             (false, Some(stderr)) if !stderr.trim().is_empty() => (format!("{output}\n{stderr}"), None),
             (false, _) => (output, None),
         };
-        let total = full.chars().count();
         let limit = self.config.max_tool_output_chars as usize;
+        // Characters are never more than bytes: counted only when the bytes are over.
+        let total = if full.len() > limit { full.chars().count() } else { 0 };
         let content = match total > limit {
             true => cap(&full, limit) + &prompts::truncated(language, limit, total),
             false => full,
