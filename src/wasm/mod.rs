@@ -25,6 +25,8 @@ mod mistakes;
 pub mod ops;
 mod out;
 #[cfg(feature = "session")]
+mod raw;
+#[cfg(feature = "session")]
 mod session;
 mod slab;
 #[cfg(feature = "session")]

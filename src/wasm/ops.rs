@@ -70,6 +70,7 @@ ops! {
     SessionSteps = 67,
     SessionReasoning = 68,
     SessionToolDefinitions = 69,
+    SessionHandleToolResultsRaw = 70,
     ReviewsNew = 80,
     ReviewsFree = 81,
     ReviewsFromJson = 82,

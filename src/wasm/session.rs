@@ -1,13 +1,14 @@
 //! The loop controller for JS: `Session`, `PlanReviewStore` and `composePrompt`. Each
 //! call converts its arguments, calls the core, and converts the result.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 
 use super::args::Args;
 use super::io::{fields, json, number};
 use super::ops::{Op, Status};
 use super::slab::{self, Slab};
-use super::{compose, hot, turn_out, Input};
+use super::{compose, hot, raw, turn_out, Input};
 use crate::error::Result;
 use crate::json::from_value::FromValue;
 use crate::json::value::Value;
@@ -15,7 +16,7 @@ use crate::plan::tools;
 use crate::validate::compiled;
 use crate::validate::schema::Schema;
 
-use crate::session::exchange::Decision;
+use crate::session::exchange::{Decision, ToolResult};
 use crate::session::review::{PlanReview, PlanReviewStore};
 use crate::session::Session;
 
@@ -25,7 +26,7 @@ thread_local! {
 }
 
 /// Runs one session call; `None` when `op` is not one. `head` is the call's number,
-/// which only `ComposeTexts` reads (the length of its head, in bytes).
+/// which only the calls with raw texts read (the length of their head, in bytes).
 pub fn call(op: Op, handle: u32, given: Input<'_>, head: f64) -> Option<Result<Status>> {
     let input = given.bytes;
     let with = |work: &dyn Fn(&mut Session, Args<'_>) -> Result<Status>| {
@@ -82,6 +83,11 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, head: f64) -> Option<Result<S
             let outcome = s.handle_tool_results(results, now_ms)?;
             fields(|out| turn_out::tool_results(out, &outcome))
         }),
+        Op::SessionHandleToolResultsRaw => slab::with(&SESSIONS, handle, |s| {
+            let (results, now_ms) = raw_results(given, head)?;
+            let outcome = s.handle_tool_results(results, now_ms)?;
+            fields(|out| turn_out::tool_results(out, &outcome))
+        }),
         Op::SessionDrainEvents => with(&|s, _| json(&s.drain_events())),
         Op::SessionTodos => with(&|s, _| json(s.todos())),
         Op::SessionPlan => with(&|s, _| json(&s.plan())),
@@ -117,6 +123,23 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, head: f64) -> Option<Result<S
 
 /// `[value, nowMs]` read by the `hot` reader where it can, else by the general path,
 /// which also says what is wrong.
+/// `[results, nowMs]` with each result's `output` given as its length, and the outputs
+/// raw after the head (see [`raw`]): a tool's output is most of a result, often
+/// kilobytes of lines and quotes.
+fn raw_results(given: Input<'_>, head: f64) -> Result<(Vec<ToolResult>, f64)> {
+    let (head, mut raw) = raw::split(given, head, "handleToolResults")?;
+    let (mut results, now_ms) = value_and_time(head, hot::tool_results, "results", &compiled::TOOL_RESULTS)?;
+    for result in &mut results {
+        let length = match result.output {
+            Value::Number(n) => n,
+            _ => f64::NAN,
+        };
+        result.output = Value::String(Cow::Owned(raw.next(length, usize::MAX)?.to_owned()));
+    }
+    raw.finish()?;
+    Ok((results, now_ms))
+}
+
 fn value_and_time<T: FromValue>(
     input: &[u8],
     hot: fn(&[u8]) -> Option<(T, f64)>,

@@ -155,15 +155,46 @@ fn hostile_depth_is_refused_within_wasms_stack_and_the_module_lives_on() {
     valid_text_comes_back_as_the_places_of_its_strings_in_utf16_units();
 }
 
+/// Calls `op` with `head` then `body` as the JS layer's `callSplit` does: the status.
+fn call_raw(op: Op, handle: u32, head: &str, body: &str) -> u32 {
+    let input = format!("{head}{body}");
+    let ptr = pl_input(input.len());
+    // SAFETY: `pl_input` returned a buffer of at least `input.len()` bytes.
+    unsafe { std::ptr::copy_nonoverlapping(input.as_ptr(), ptr, input.len()) };
+    pl_call(op as u32, handle, input.len(), head.len() as f64, input.is_ascii())
+}
+
+#[wasm_bindgen_test]
+fn raw_tool_outputs_cross_after_their_lengths_and_malformed_ones_are_an_error_not_a_trap() {
+    let (_, _, numbers) = call(Op::SessionNew, 0, r#"[{"tools":{"read":["cat"]}}]"#, 0.0);
+    let session = numbers[0];
+    ok(call(Op::SessionBeginTurn, session, r#"[{"message":"Read","nowMs":0}]"#, 0.0).0, "begin");
+    let response = r#"[{"toolCalls":[{"id":"a","name":"cat","args":{}},{"id":"b","name":"cat","args":{}}]},1]"#;
+    ok(call(Op::SessionHandleModelResponse, session, response, 0.0).0, "response");
+    // Lengths that do not cover the outputs exactly, an output that is not a length, a
+    // length inside a character: errors, and the session is as it was.
+    for (head, body) in [
+        (r#"[[{"id":"a","output":9},{"id":"b","output":1}],2]"#, "héllo\"x"),
+        (r#"[[{"id":"a","output":5},{"id":"b","output":1}],2]"#, "héllo\"x!"),
+        (r#"[[{"id":"a","output":"5"},{"id":"b","output":1}],2]"#, "héllo\\"),
+        (r#"[[{"id":"a","output":1},{"id":"b","output":1}],2]"#, "😀"),
+    ] {
+        assert_eq!(
+            call_raw(Op::SessionHandleToolResultsRaw, session, head, body),
+            Status::Error as u32,
+            "{head}{body}"
+        );
+    }
+    let head = r#"[[{"id":"a","output":5},{"id":"b","output":1}],2]"#;
+    assert_eq!(call_raw(Op::SessionHandleToolResultsRaw, session, head, "héllo\\"), Status::Fields as u32);
+    let (text, _) = outputs();
+    assert!(text.starts_with("acathéllobcat\\"), "{text}");
+    call(Op::SessionFree, session, "", 0.0);
+}
+
 #[wasm_bindgen_test]
 fn raw_prompt_texts_compose_and_malformed_ones_are_an_error_not_a_trap() {
-    let call_split = |head: &str, body: &str| {
-        let input = format!("{head}{body}");
-        let ptr = pl_input(input.len());
-        // SAFETY: `pl_input` returned a buffer of at least `input.len()` bytes.
-        unsafe { std::ptr::copy_nonoverlapping(input.as_ptr(), ptr, input.len()) };
-        pl_call(Op::ComposeTexts as u32, 0, input.len(), head.len() as f64, input.is_ascii())
-    };
+    let call_split = |head: &str, body: &str| call_raw(Op::ComposeTexts, 0, head, body);
     let head =
         r#"[{"base":"","features":{"planner_tools":false,"tool_guidelines":false},"values":{"u":"Ada"}},[6,5,8]]"#;
     // The base "Hi {{{u}}}" is 10 units, not 6: the lengths must cover the texts exactly.

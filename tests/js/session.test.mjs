@@ -269,3 +269,26 @@ test("plan review speaks Chinese when the session does", () => {
   const decision = session.handleModelResponse({ toolCalls: [{ id: "p", name: "plan", args: plan }] }, 1);
   assert.match(decision.message, /^计划确认\n\n目标: Summarize Q3\n\n1\. find[^]*请回复 \*\*OK\*\* 继续/);
 });
+
+test("tool outputs cross raw: kilobytes of lines, quotes, non-ASCII and empty text come back as given", () => {
+  const outputs = [
+    'line with "quotes", a \\ backslash and a tab\t\n'.repeat(400),
+    "é😀中 — non-ASCII\n",
+    "",
+    "{\"json\": [1, 2, 3]}",
+  ];
+  const session = new planloop.Session({ tools: { read: ["cat"] }, maxToolOutputChars: 100_000 });
+  session.beginTurn({ message: "Read them", nowMs: 0 });
+  const calls = outputs.map((_, i) => ({ id: `c${i}`, name: "cat", args: { i } }));
+  assert.equal(session.handleModelResponse({ text: null, toolCalls: calls }, 1).type, "runTools");
+  const outcome = session.handleToolResults(outputs.map((output, i) => ({ id: `c${i}`, output, durationMs: 1.5 })), 2);
+  assert.deepEqual(outcome.messages.map((m) => [m.toolCallId, m.content, m.isError]), outputs.map((o, i) => [`c${i}`, o, false]));
+  assert.equal(outcome.complete, true);
+  // What the raw path does not take goes the general way: a lone surrogate is read as
+  // JSON.stringify would carry it, and a key the schema does not know is still refused.
+  session.handleModelResponse({ text: null, toolCalls: [{ id: "d", name: "cat", args: {} }] }, 3);
+  assert.throws(() => session.handleToolResults([{ id: "d", output: "x", extra: 1 }], 4), (e) => e.code === "invalid_argument");
+  const lone = session.handleToolResults([{ id: "d", output: "a\ud800b" }], 4);
+  assert.equal(lone.messages[0].toolCallId, "d");
+  assert.equal(lone.messages[0].content.replace(/[^ab]/g, ""), "ab");
+});

@@ -44,6 +44,7 @@ import type { Engine } from "./engine.js";
 import { core, session } from "./modules.js";
 import { Op, PHASES, STATUSES, Status } from "./ops.js";
 import type { Reader } from "./reader.js";
+import { rawOutputs } from "./results.js";
 import { readRunTools, readToolResults } from "./round.js";
 
 /** Calls `op` with `args` (encoded as JS values) and reads the result. */
@@ -394,7 +395,11 @@ export class Session extends Instance {
   /** Takes results of the calls the last `runTools` handed out; returns the tool
    * messages to append. */
   handleToolResults(results: ToolResult[], nowMs: number): ToolResultsOutcome {
-    return fields(this.engine(), Op.SessionHandleToolResults, this.handle, [results, nowMs], readToolResults);
+    const raw = rawOutputs(results);
+    if (!raw) return fields(this.engine(), Op.SessionHandleToolResults, this.handle, [results, nowMs], readToolResults);
+    const engine = this.engine();
+    const status = engine.callSplit(Op.SessionHandleToolResultsRaw, this.handle, encodeArgs([raw.results, nowMs]), raw.texts);
+    return status === Status.Fields ? readToolResults(engine.reader()) : (engine.result(status) as ToolResultsOutcome);
   }
 
   /** The events since the last call, oldest first. */

@@ -67,7 +67,8 @@ function split(input: ComposeInput): RawTexts | undefined {
   return { rest, lengths, texts };
 }
 
-function plainObject(value: unknown): value is object {
+/** An object literal's kind of object (what the core's plain path expects). */
+export function plainObject(value: unknown): value is object {
   return typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 }
 
