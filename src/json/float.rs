@@ -1,14 +1,14 @@
 //! Floats out, as serde_json writes an `f64`: the shortest digits that read back to the
 //! same number, laid out as `1.5`, `100.0`, `0.00001`, `1e-6` or `1.5e+16`.
 //!
-//! In the wasm modules the digits come from the host: JS `String(n)` gives the very
-//! digits serde_json's formatter does (the fewest that read back; of two as close, the
-//! even one), and only the layout is planloop's. serde_json's own formatter and its
-//! tables were 9 KB of the primitives' module's gzip, for numbers that are nearly all
-//! small integers, which never come here (see `write::write_number`). Elsewhere
-//! serde_json's formatter gives the digits, and the layout is held to it.
+//! The digits come from [`decimals::shortest`]: in the wasm modules the host's (JS
+//! `String(n)` gives the very digits serde_json's formatter does), elsewhere
+//! serde_json's own. Only the layout is planloop's; serde_json's formatter and its
+//! tables were 9 KB of the primitives' module's gzip.
 
 use std::io;
+
+use crate::json::decimals;
 
 use serde_json::ser::{Formatter, PrettyFormatter};
 
@@ -26,17 +26,9 @@ pub fn write_float(out: &mut Vec<u8>, n: f64) {
         out.extend_from_slice(b"0.0");
         return;
     }
-    let text = shortest(n.abs());
+    let text = decimals::shortest(n.abs());
     let (digits, exponent) = scientific(text.as_bytes());
     lay_out(out, &digits, exponent);
-}
-
-/// The shortest text that reads back to `n` (finite, positive), in any notation.
-fn shortest(n: f64) -> String {
-    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
-    return js_sys::Number::from(n).to_string_with_radix(10).map(String::from).unwrap_or_default();
-    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
-    serde_json::to_string(&n).unwrap_or_default()
 }
 
 /// A number's text (`123.45`, `0.001`, `1e+21`, `1.5e-7`) as its significant digits and

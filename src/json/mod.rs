@@ -9,6 +9,7 @@
 //! The input is UTF-8, or WTF-8 when the host's text held lone surrogates (see
 //! [`escaped_text_to_wtf8`]).
 
+pub mod decimals;
 pub mod float;
 pub mod from_value;
 mod host;
@@ -351,7 +352,7 @@ impl<'a> Parser<'a> {
             return Ok(n);
         }
         // The literal is ASCII: the grammar above let nothing else through.
-        Ok(std::str::from_utf8(literal).map_or(f64::NAN, number::decimal))
+        Ok(std::str::from_utf8(literal).map_or(f64::NAN, decimals::read))
     }
 
     fn digits(&mut self) -> usize {

@@ -4,6 +4,7 @@
 //! string or an array, so `{"todos": {"length": "9"}}` is "too big" to zod. To answer as
 //! zod does on such input, planloop needs the number JS would compare.
 
+use crate::json::decimals;
 use crate::json::value::{Host, Value};
 
 /// `Number(value)` as JS computes it.
@@ -58,7 +59,7 @@ pub fn string_to_number(s: &str) -> f64 {
         return if t.starts_with('-') { f64::NEG_INFINITY } else { f64::INFINITY };
     }
     if is_decimal_literal(unsigned) {
-        decimal(t)
+        decimals::read(t)
     } else {
         f64::NAN
     }
@@ -97,19 +98,6 @@ fn radix_integer(digits: &str, radix: u32) -> f64 {
 /// JS WhiteSpace and LineTerminator: Unicode `Zs`, tab, VT, FF, BOM, LF, CR, LS, PS.
 fn is_js_whitespace(c: char) -> bool {
     (c.is_whitespace() && c != '\u{85}') || c == '\u{feff}'
-}
-
-/// A decimal literal's value, correctly rounded, overflowing to infinity as `JSON.parse`
-/// does: a JSON number, or a literal [`string_to_number`] has checked. In the wasm
-/// modules the host's `parseFloat` reads it, which is what `JSON.parse` and `Number`
-/// round with: Rust's parser and its 10 KB table of powers of five cost the primitives'
-/// module 6 KB of gzip and the session's 17 KB, for numbers that are nearly all small
-/// integers, read without either (see [`small_integer`]).
-pub(crate) fn decimal(literal: &str) -> f64 {
-    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
-    return js_sys::Number::parse_float(literal);
-    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
-    literal.parse().unwrap_or(f64::NAN)
 }
 
 /// A number literal of at most 15 digits and nothing else (a time, a count, a length: most

@@ -16,6 +16,7 @@ mod args;
 mod compose;
 #[cfg(feature = "core")]
 mod core;
+pub mod decimals;
 #[cfg(feature = "session")]
 mod hot;
 mod io;
@@ -52,6 +53,7 @@ fn start() {
 /// which the JS layer sees for free), so that offsets need no conversion.
 #[wasm_bindgen]
 pub fn pl_call(op: u32, handle: u32, len: usize, number: f64, ascii: bool) -> u32 {
+    decimals::install();
     let result = io::with_input(len, |input| match Op::from_code(op) {
         Some(op) => dispatch(op, handle, Input { bytes: input, ascii }, number),
         None => Err(Error::internal("an unknown operation")),

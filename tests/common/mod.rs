@@ -239,6 +239,8 @@ fn the_header_is_four_words() {
 /// gives, halfway cases, subnormals, overflow and long mantissas included.
 #[wasm_bindgen_test]
 fn number_literals_read_as_json_parse_reads_them() {
+    // As every call into the module does first.
+    planloop::wasm::decimals::install();
     let mut literals: Vec<String> = [
         "0.1",
         "-0.0",
@@ -297,6 +299,8 @@ fn number_literals_read_as_json_parse_reads_them() {
 /// shortest digit strings (`1658206780088562.2`) and every layout included.
 #[wasm_bindgen_test]
 fn floats_are_written_as_serde_json_writes_them() {
+    // As every call into the module does first.
+    planloop::wasm::decimals::install();
     let mut numbers = vec![1.6582067800885623e15, 0.1, 1e-5, 1e-6, 1.5e16, 5e-324, f64::MAX, -0.0, 1e21, 0.1 + 0.2];
     let mut x = 0x9E37_79B9_7F4A_7C15u64;
     for _ in 0..20_000 {
