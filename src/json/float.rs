@@ -10,8 +10,6 @@ use std::io;
 
 use crate::json::decimals;
 
-use serde_json::ser::{Formatter, PrettyFormatter};
-
 /// Writes `n` as serde_json writes an `f64` (`null` when it is not finite, as serde_json
 /// does too).
 pub fn write_float(out: &mut Vec<u8>, n: f64) {
@@ -98,70 +96,19 @@ fn lay_out(out: &mut Vec<u8>, digits: &[u8], exponent: i32) {
     crate::text::push_decimal(out, u64::from(exponent.unsigned_abs()));
 }
 
-/// Writes floats with [`write_float`] in serde_json's formatters (so that its own float
-/// formatter is not in the modules).
-macro_rules! floats_by_write_float {
-    () => {
-        fn write_f64<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f64) -> io::Result<()> {
-            let mut text = Vec::with_capacity(24);
-            write_float(&mut text, value);
-            writer.write_all(&text)
-        }
-
-        fn write_f32<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f32) -> io::Result<()> {
-            self.write_f64(writer, f64::from(value))
-        }
-    };
-}
-
-/// serde_json's compact formatter, floats by [`write_float`].
+/// serde_json's compact formatter, floats written by [`write_float`] (so that its own
+/// float formatter is not in the modules).
 pub struct Compact;
 
-impl Formatter for Compact {
-    floats_by_write_float!();
-}
-
-/// serde_json's pretty formatter (two spaces, as `JSON.stringify(value, null, 2)`),
-/// floats by [`write_float`].
-pub struct Pretty(pub PrettyFormatter<'static>);
-
-impl Formatter for Pretty {
-    floats_by_write_float!();
-
-    fn begin_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.0.begin_array(writer)
+impl serde_json::ser::Formatter for Compact {
+    fn write_f64<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f64) -> io::Result<()> {
+        let mut text = Vec::with_capacity(24);
+        write_float(&mut text, value);
+        writer.write_all(&text)
     }
 
-    fn end_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.0.end_array(writer)
-    }
-
-    fn begin_array_value<W: ?Sized + io::Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
-        self.0.begin_array_value(writer, first)
-    }
-
-    fn end_array_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.0.end_array_value(writer)
-    }
-
-    fn begin_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.0.begin_object(writer)
-    }
-
-    fn end_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.0.end_object(writer)
-    }
-
-    fn begin_object_key<W: ?Sized + io::Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
-        self.0.begin_object_key(writer, first)
-    }
-
-    fn begin_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.0.begin_object_value(writer)
-    }
-
-    fn end_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.0.end_object_value(writer)
+    fn write_f32<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f32) -> io::Result<()> {
+        self.write_f64(writer, f64::from(value))
     }
 }
 
@@ -212,18 +159,6 @@ mod tests {
         for n in numbers {
             assert_eq!(written(n), serde_json::to_string(&n).unwrap(), "{n:e}");
         }
-    }
-
-    #[test]
-    fn pretty_json_is_serde_jsons_with_floats_by_write_float() {
-        let value = serde_json::json!({"a": [1, 2.5, {"b": [], "c": {}}], "d": -1e-7, "e": "x"});
-        let mut ours = Vec::new();
-        serde::Serialize::serialize(
-            &value,
-            &mut serde_json::Serializer::with_formatter(&mut ours, Pretty(PrettyFormatter::new())),
-        )
-        .unwrap();
-        assert_eq!(String::from_utf8(ours).unwrap(), serde_json::to_string_pretty(&value).unwrap());
     }
 
     #[test]

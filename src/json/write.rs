@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::json::float::{write_float, Compact, Pretty};
+use crate::json::float::{write_float, Compact};
 use crate::json::value::{is_json, Host, Value};
 use crate::json::write_string;
 use crate::text::push_decimal;
@@ -23,15 +23,6 @@ pub fn to_writer<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> serde_j
     value.serialize(&mut serde_json::Serializer::with_formatter(out, Compact))
 }
 
-/// `value` as `JSON.stringify(value, null, 2)` writes it (an answer some agents' tools
-/// give).
-pub fn to_string_pretty<T: Serialize + ?Sized>(value: &T) -> String {
-    let mut bytes = Vec::with_capacity(128);
-    let formatter = Pretty(serde_json::ser::PrettyFormatter::new());
-    let _ = value.serialize(&mut serde_json::Serializer::with_formatter(&mut bytes, formatter));
-    String::from_utf8(bytes).unwrap_or_default()
-}
-
 /// `value` as `JSON.stringify` writes it: `undefined` members dropped, `undefined` items
 /// and numbers JSON has no form for as `null`.
 pub fn stringify(value: &Value<'_>) -> String {
@@ -42,12 +33,55 @@ pub fn stringify(value: &Value<'_>) -> String {
 
 /// [`stringify`], appended to `out`.
 pub fn stringify_into(out: &mut Vec<u8>, value: &Value<'_>) {
+    as_json(value, |json| write_value(out, json));
+}
+
+/// `value` as `JSON.stringify(value, null, 2)` writes it (an answer some agents' tools
+/// give): each item and member on a line of its own, two spaces deeper.
+pub fn stringify_pretty(value: &Value<'_>) -> String {
+    let mut out = Vec::with_capacity(128);
+    as_json(value, |json| write_pretty(&mut out, json, 0));
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Runs `write` with `value` as JSON carries it (`null` for what it cannot carry).
+fn as_json(value: &Value<'_>, write: impl FnOnce(&Value<'_>)) {
     match is_json(value) {
-        true => write_value(out, value),
-        false => match value.clone().into_json() {
-            Some(json) => write_value(out, &json),
-            None => out.extend_from_slice(b"null"),
-        },
+        true => write(value),
+        false => write(&value.clone().into_json().unwrap_or(Value::Null)),
+    }
+}
+
+fn write_pretty(out: &mut Vec<u8>, value: &Value<'_>, depth: usize) {
+    let line = |out: &mut Vec<u8>, depth: usize| {
+        out.push(b'\n');
+        out.resize(out.len() + 2 * depth, b' ');
+    };
+    match value {
+        Value::Array(items) if !items.is_empty() => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                out.extend_from_slice(if i > 0 { b"," } else { b"" });
+                line(out, depth + 1);
+                write_pretty(out, item, depth + 1);
+            }
+            line(out, depth);
+            out.push(b']');
+        }
+        Value::Object(members) if !members.is_empty() => {
+            out.push(b'{');
+            for (i, (key, item)) in members.iter().enumerate() {
+                out.extend_from_slice(if i > 0 { b"," } else { b"" });
+                line(out, depth + 1);
+                write_string(out, key);
+                out.extend_from_slice(b": ");
+                write_pretty(out, item, depth + 1);
+            }
+            line(out, depth);
+            out.push(b'}');
+        }
+        // Scalars, and `[]` and `{}`, as compact JSON writes them.
+        _ => write_value(out, value),
     }
 }
 
@@ -162,6 +196,18 @@ mod tests {
             }
         }
         (0..count).map(|_| build(&mut next, 0)).collect()
+    }
+
+    #[test]
+    fn pretty_json_is_what_json_stringify_with_two_spaces_and_serde_json_write() {
+        // serde_json's layout, of the value as JSON.stringify sees it (`-0` is `0`).
+        for value in values(0x9E37_79B9_7F4A_7C15, 5_000) {
+            let json = value.clone().into_json().unwrap_or(Value::Null);
+            assert_eq!(stringify_pretty(&value), serde_json::to_string_pretty(&json).unwrap(), "{value:?}");
+        }
+        let value = crate::json::parse(br#"{"a":[1,2.5,{"b":[],"c":{}}],"d":-1e-7,"e":"x"}"#).unwrap();
+        let expected = "{\n  \"a\": [\n    1,\n    2.5,\n    {\n      \"b\": [],\n      \"c\": {}\n    }\n  ],\n  \"d\": -1e-7,\n  \"e\": \"x\"\n}";
+        assert_eq!(stringify_pretty(&value), expected);
     }
 
     #[test]

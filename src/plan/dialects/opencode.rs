@@ -7,7 +7,7 @@ use super::status::CancellableStatus;
 use super::{strings_object, Item, Reading, MAX_TODOS};
 use crate::json::from_value::struct_from_value;
 use crate::json::value::Value;
-use crate::json::write::to_string_pretty;
+use crate::json::write::stringify_pretty;
 
 /// One item of OpenCode's `todowrite`.
 #[derive(Debug, Clone, PartialEq, JsonSchema)]
@@ -48,7 +48,7 @@ pub(super) fn read(args: OpenCodeTodoWriteArgs) -> Reading {
             [("content", t.content.as_str()), ("status", t.status.as_str())].into_iter().chain(optional).collect();
         strings_object(&members)
     });
-    let reply = to_string_pretty(&Value::Array(echoed.collect()));
+    let reply = stringify_pretty(&Value::Array(echoed.collect()));
     let items: Vec<Item> = args.todos.into_iter().map(|t| (t.id, t.content, t.status.todo_status())).collect();
     Reading::replace(items, &reply)
 }
