@@ -78,13 +78,11 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, head: f64) -> Option<Result<S
                 decision => json(&decision),
             }
         }),
-        Op::SessionHandleToolResults => slab::with(&SESSIONS, handle, |s| {
-            let (results, now_ms) = value_and_time(input, hot::tool_results, "results", &compiled::TOOL_RESULTS)?;
-            let outcome = s.handle_tool_results(results, now_ms)?;
-            fields(|out| turn_out::tool_results(out, &outcome))
-        }),
-        Op::SessionHandleToolResultsRaw => slab::with(&SESSIONS, handle, |s| {
-            let (results, now_ms) = raw_results(given, head)?;
+        Op::SessionHandleToolResults | Op::SessionHandleToolResultsRaw => slab::with(&SESSIONS, handle, |s| {
+            let (results, now_ms) = match op {
+                Op::SessionHandleToolResultsRaw => raw_results(given, head)?,
+                _ => value_and_time(input, hot::tool_results, "results", &compiled::TOOL_RESULTS)?,
+            };
             let outcome = s.handle_tool_results(results, now_ms)?;
             fields(|out| turn_out::tool_results(out, &outcome))
         }),
@@ -121,8 +119,6 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, head: f64) -> Option<Result<S
     })
 }
 
-/// `[value, nowMs]` read by the `hot` reader where it can, else by the general path,
-/// which also says what is wrong.
 /// `[results, nowMs]` with each result's `output` given as its length, and the outputs
 /// raw after the head (see [`raw`]): a tool's output is most of a result, often
 /// kilobytes of lines and quotes.
@@ -140,6 +136,8 @@ fn raw_results(given: Input<'_>, head: f64) -> Result<(Vec<ToolResult>, f64)> {
     Ok((results, now_ms))
 }
 
+/// `[value, nowMs]` read by the `hot` reader where it can, else by the general path,
+/// which also says what is wrong.
 fn value_and_time<T: FromValue>(
     input: &[u8],
     hot: fn(&[u8]) -> Option<(T, f64)>,

@@ -4,7 +4,7 @@
 // this way, its texts well-formed and within the schema's limits; any other input goes
 // as any call's arguments do, and the core says what is wrong with it.
 import type { ComposeInput } from "../types";
-import { wellFormed } from "./encode.js";
+import { plainObject, wellFormed } from "./encode.js";
 import { COMPOSE_LIMITS } from "./ops.js";
 
 /** The keys an input may have (the schema's; it refuses any other). */
@@ -65,11 +65,6 @@ function split(input: ComposeInput): RawTexts | undefined {
     texts += name + body;
   }
   return { rest, lengths, texts };
-}
-
-/** An object literal's kind of object (what the core's plain path expects). */
-export function plainObject(value: unknown): value is object {
-  return typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 }
 
 function text(value: unknown, min: number, max: number): value is string {

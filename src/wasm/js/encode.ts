@@ -32,6 +32,12 @@ export class Thrown {
 // Recognised without `instanceof`, which a revoked proxy would make throw.
 const thrownValues = new WeakSet<object>();
 
+/** An object literal's kind of object: what the raw crossings (`compose.ts`,
+ * `results.ts`) take apart, leaving any other to the encoding below. */
+export function plainObject(value: unknown): value is object {
+  return typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+}
+
 /** Whether a string has no lone surrogate: one that has cannot cross as UTF-8
  * (`encodeInto` would replace it), so it crosses as its JSON literal. */
 export const wellFormed: (text: string) => boolean =

@@ -4,8 +4,7 @@
 // output a well-formed string; any other batch goes as any call's arguments do, and the
 // core says what is wrong with it.
 import type { ToolResult } from "../types";
-import { plainObject } from "./compose.js";
-import { wellFormed } from "./encode.js";
+import { plainObject, wellFormed } from "./encode.js";
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
