@@ -28,39 +28,49 @@ pub fn encoded(input: &[u8]) -> Result<Status> {
 
 /// The head `[input, lengths]` in its first `head` bytes, `input` with an empty base and
 /// no components; then the base, and each component's name and text, raw (see
-/// [`super::raw`]), their lengths in UTF-16 units as `lengths` gives them.
+/// [`super::raw`]), their lengths in UTF-16 units as `lengths` gives them: one string of
+/// numbers joined by commas (a hundred numbers as one string cost the JS layer and the
+/// parser a fraction of a hundred values).
 pub fn raw(given: Input<'_>, head: f64) -> Result<Status> {
     let (head, mut raw) = super::raw::split(given, head, "composePrompt")?;
     let a = Args::parse(head)?;
     let input: ComposeInput = a.options(0, "input", &compiled::COMPOSE_INPUT)?;
     let lengths = match a.get(1) {
-        Value::Array(lengths) if lengths.len() % 2 == 1 && lengths.len() <= 1 + 2 * COMPONENTS_MAX => lengths,
+        Value::String(lengths) => lengths,
         _ => return Err(raw.malformed("no list of lengths")),
     };
-    let length = |value: &Value<'_>| match value {
-        Value::Number(n) => *n,
-        _ => f64::NAN,
-    };
-    let base = raw.next(length(&lengths[0]), BASE_MAX)?;
-    let components = lengths[1..]
-        .chunks(2)
-        .map(|pair| {
-            let name = raw.next(length(&pair[0]), NAME_MAX)?;
-            if name.is_empty() {
-                return Err(raw.malformed("an empty component name"));
-            }
-            Ok((name, raw.next(length(&pair[1]), TEXT_MAX)?))
-        })
-        .collect::<Result<_>>()?;
+    let mut lengths = lengths.as_bytes().split(|&b| b == b',').map(decimal);
+    let base = raw.next(lengths.next().unwrap_or(f64::NAN), BASE_MAX)?;
+    let mut components = Vec::new();
+    while let Some(name) = lengths.next() {
+        if components.len() == COMPONENTS_MAX {
+            return Err(raw.malformed("more components than the schema allows"));
+        }
+        let name = raw.next(name, NAME_MAX)?;
+        if name.is_empty() {
+            return Err(raw.malformed("an empty component name"));
+        }
+        components.push((name, raw.next(lengths.next().unwrap_or(f64::NAN), TEXT_MAX)?));
+    }
     raw.finish()?;
     written(compose_texts(&input, &Texts { base, components }, "input")?)
 }
 
-/// `{prompt, components, unresolved}`.
+/// A length as the JS layer writes it (decimal digits), or NaN, which no text has.
+fn decimal(digits: &[u8]) -> f64 {
+    let number = digits.iter().try_fold(0u32, |n, &b| match b {
+        b'0'..=b'9' => n.checked_mul(10)?.checked_add(u32::from(b - b'0')),
+        _ => None,
+    });
+    number.filter(|_| !digits.is_empty()).map_or(f64::NAN, f64::from)
+}
+
+/// `{prompt, components, unresolved}`, the prompt last (it may be long; see
+/// [`Out::last_string`]).
 fn written(composed: Composition<'_>) -> Result<Status> {
     fields(|out: &mut Out<'_>| {
-        out.string(&composed.prompt);
         out.strings(&composed.components);
         out.strings(&composed.unresolved);
+        out.last_string(&composed.prompt);
     })
 }

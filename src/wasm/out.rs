@@ -8,7 +8,8 @@
 //! two 32-bit halves of its bits, low first; an optional value is a flag (0 absent, 1
 //! present) and then the value. A string the JS layer keeps (see [`Out::interned`]) is
 //! `ops::INTERNED` plus its id, then either `ops::KEPT` or, the first time, its start and
-//! length. (No text output reaches 2^31 units: a JS string is shorter.)
+//! length; the last string of the text may be its start alone (see [`Out::last_string`]).
+//! (No text output reaches 2^31 units: a JS string is shorter.)
 
 /// Writes into the call's outputs: `numbers`, and `text` (UTF-8).
 pub struct Out<'o> {
@@ -86,6 +87,15 @@ impl<'o> Out<'o> {
         }
     }
 
+    /// A string that ends the text output (nothing is written after it): only its start,
+    /// since the JS layer takes the text from there to the end. A long text (a composed
+    /// prompt) is then not walked to count its length.
+    #[cfg(feature = "session")]
+    pub fn last_string(&mut self, s: &str) {
+        self.numbers.push(self.units);
+        self.text.extend_from_slice(s.as_bytes());
+    }
+
     /// Refers to what `write` appends to the text, as one string.
     pub fn string_with(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
         let start = self.text.len();
@@ -121,7 +131,8 @@ mod tests {
         out.string("añ😀");
         out.ascii("ok");
         out.string_with(|text| text.extend_from_slice("é!".as_bytes()));
-        assert_eq!(numbers, [0, 4, 4, 2, 6, 2]);
-        assert_eq!(String::from_utf8(text).unwrap(), "añ😀oké!");
+        out.last_string("😀 end");
+        assert_eq!(numbers, [0, 4, 4, 2, 6, 2, 8]);
+        assert_eq!(String::from_utf8(text).unwrap(), "añ😀oké!😀 end");
     }
 }

@@ -196,22 +196,37 @@ fn raw_tool_outputs_cross_after_their_lengths_and_malformed_ones_are_an_error_no
 fn raw_prompt_texts_compose_and_malformed_ones_are_an_error_not_a_trap() {
     let call_split = |head: &str, body: &str| call_raw(Op::ComposeTexts, 0, head, body);
     let head =
-        r#"[{"base":"","features":{"planner_tools":false,"tool_guidelines":false},"values":{"u":"Ada"}},[6,5,8]]"#;
+        r#"[{"base":"","features":{"planner_tools":false,"tool_guidelines":false},"values":{"u":"Ada"}},"6,5,8"]"#;
     // The base "Hi {{{u}}}" is 10 units, not 6: the lengths must cover the texts exactly.
     assert_eq!(call_split(head, "Hi {{{u}}}rulesBe kind."), Status::Error as u32);
     let head =
-        r#"[{"base":"","features":{"planner_tools":false,"tool_guidelines":false},"values":{"u":"Ada"}},[10,5,8]]"#;
+        r#"[{"base":"","features":{"planner_tools":false,"tool_guidelines":false},"values":{"u":"Ada"}},"10,5,8"]"#;
     assert_eq!(call_split(head, "Hé {{{u}}}rulesBe kind."), Status::Fields as u32, "é is one unit, two bytes");
     let (text, _) = outputs();
-    assert!(text.starts_with("Hé Ada\n\n## Core") && text.contains("Be kind.basecorerules"), "{text}");
+    // The part names, then the prompt, which ends the text.
+    assert!(text.starts_with("basecorerulesHé Ada\n\n## Core") && text.ends_with("Be kind."), "{text}");
     for (head, body) in [
-        (r#"[{"base":""},[3]]"#, "ab"),
-        (r#"[{"base":""},[1,0,1]]"#, "abc"),
+        (r#"[{"base":""},"3"]"#, "ab"),
+        (r#"[{"base":""},"1,0,1"]"#, "abc"),
+        (r#"[{"base":""},"1,1"]"#, "ab"),
         (r#"[{"base":""},"x"]"#, ""),
-        (r#"[{"base":""},[1.5]]"#, "ab"),
-        (r#"[{"base":""},[1]]"#, "😀"),
+        (r#"[{"base":""},""]"#, ""),
+        (r#"[{"base":""},"1,,1"]"#, "ab"),
+        (r#"[{"base":""},"1.5"]"#, "ab"),
+        (r#"[{"base":""},"-1"]"#, "ab"),
+        (r#"[{"base":""},"99999999999"]"#, "ab"),
+        (r#"[{"base":""},[2]]"#, "ab"),
+        (r#"[{"base":""},"1"]"#, "😀"),
     ] {
         assert_eq!(call_split(head, body), Status::Error as u32, "{head}{body}");
+    }
+    // As many components as the schema allows, and one more.
+    for (count, status) in [(256, Status::Fields), (257, Status::Error)] {
+        let names: Vec<String> = (0..count).map(|i| format!("c{i}")).collect();
+        let lengths: String = names.iter().map(|name| format!(",{},1", name.len())).collect();
+        let head = format!(r#"[{{"base":""}},"0{lengths}"]"#);
+        let body: String = names.iter().map(|name| format!("{name}.")).collect();
+        assert_eq!(call_split(&head, &body), status as u32, "{count} components");
     }
     // A head longer than the input.
     let ptr = pl_input(2);

@@ -203,8 +203,9 @@ fn repeats(names: &[&str]) -> Vec<bool> {
 
 /// `[a-z][a-z0-9_]*`: a name that reads the same in a toggle, a file name or a heading.
 fn is_component_name(name: &str) -> bool {
-    name.starts_with(|c: char| c.is_ascii_lowercase())
-        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+    let bytes = name.as_bytes();
+    bytes.first().is_some_and(u8::is_ascii_lowercase)
+        && bytes.iter().all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
 }
 
 #[cfg(test)]

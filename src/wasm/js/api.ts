@@ -179,11 +179,13 @@ export function composePrompt(input: ComposeInput): Composed {
   const engine = session();
   const raw = rawTexts(input);
   const status = raw
-    ? engine.callSplit(Op.ComposeTexts, 0, encodeArgs([raw.rest, raw.lengths]), raw.texts)
+    ? engine.callSplit(Op.ComposeTexts, 0, encodeArgs([raw.rest, raw.lengths.join(",")]), raw.texts)
     : engine.call(Op.ComposePrompt, 0, encodeArgs([input]));
   if (status !== Status.Fields) return engine.result(status) as Composed;
   const r = engine.reader();
-  return { prompt: r.string(), components: r.strings(), unresolved: r.strings() };
+  const components = r.strings();
+  const unresolved = r.strings();
+  return { prompt: r.lastString(), components, unresolved };
 }
 
 /** Frees an instance's core state when its JS object is collected. */

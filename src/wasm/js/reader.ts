@@ -51,6 +51,11 @@ export class Reader {
     return kept;
   }
 
+  /** The string that ends the text: its start, and the text from there. */
+  lastString(): string {
+    return this.text.slice(this.n[this.at++]!);
+  }
+
   optionalString(): string | null {
     return this.flag() ? this.string() : null;
   }
