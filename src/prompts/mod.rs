@@ -64,7 +64,7 @@ impl<'t> Iterator for Placeholders<'t> {
         while let Some(i) = find_brace(bytes.get(self.from..)?) {
             // (A `{` byte is always a whole character in UTF-8.)
             let at = self.from + i;
-            match placeholder_key(&self.template[at..]) {
+            match placeholder_key(self.template, at) {
                 Some(key) => {
                     self.from = at + key.len() + 6;
                     return Some((at, key));
@@ -100,28 +100,32 @@ fn find_brace(bytes: &[u8]) -> Option<usize> {
     chunks.remainder().iter().position(|&b| b == b'{').map(|i| at + i)
 }
 
-/// The key of the placeholder `text` starts with, if it starts with one.
-fn placeholder_key(text: &str) -> Option<&str> {
+/// The key of the placeholder that starts at byte `at` of `text`, if one does. Read as
+/// bytes, sliced once: the module is built for size, and each `str` slice is a call.
+fn placeholder_key(text: &str, at: usize) -> Option<&str> {
     let bytes = text.as_bytes();
-    if !bytes.starts_with(b"{{{") {
+    if bytes.get(at..at + 3) != Some(b"{{{") {
         return None;
     }
     // Keys are mostly ASCII: bytes are read until one that ends the key (ASCII
     // whitespace is `\t` to `\r` and space) or is not ASCII, and only then characters
     // (a key ends at any Unicode whitespace).
-    let mut end = 3;
+    let start = at + 3;
+    let mut end = start;
     while let Some(&b) = bytes.get(end) {
         match b {
             b'{' | b'}' | b'\t'..=b'\r' | b' ' => break,
             0x80.. => {
-                let after = &text[end..];
-                end += after.find(|c: char| c.is_whitespace() || c == '{' || c == '}')?;
+                end += text.get(end..)?.find(|c: char| c.is_whitespace() || c == '{' || c == '}')?;
                 break;
             }
             _ => end += 1,
         }
     }
-    (end > 3 && bytes[end..].starts_with(b"}}}")).then(|| &text[3..end])
+    match end > start && bytes.get(end..end + 3) == Some(b"}}}") {
+        true => text.get(start..end),
+        false => None,
+    }
 }
 
 /// Replaces each `{{{key}}}` in `template` with its value, once: a value's own text is
