@@ -35,6 +35,7 @@ step "cargo clippy -D warnings" cargo clippy --all-targets --quiet -- -D warning
 step "cargo clippy (wasm32) -D warnings" cargo clippy --target wasm32-unknown-unknown --all-targets --quiet -- -D warnings
 step "cargo clippy (each wasm module) -D warnings" bash -c 'for f in core session; do cargo clippy --target wasm32-unknown-unknown --no-default-features --features "$f" --quiet -- -D warnings || exit 1; done'
 step "cargo test (native)" cargo test --quiet
+step "cargo doc -D warnings (every doc link resolves)" env RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
 step "build pkg (nodejs + web)" make --no-print-directory build
 step "wasm-pack test --headless --chrome" browser_tests
 step "wasm-pack test --node" wasm-pack test --node --mode no-install

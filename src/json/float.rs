@@ -1,7 +1,7 @@
 //! Floats out, as serde_json writes an `f64`: the shortest digits that read back to the
 //! same number, laid out as `1.5`, `100.0`, `0.00001`, `1e-6` or `1.5e+16`.
 //!
-//! The digits come from [`decimals::shortest`]: in the wasm modules the host's (JS
+//! The digits come from `decimals::shortest`: in the wasm modules the host's (JS
 //! `String(n)` gives the very digits serde_json's formatter does), elsewhere
 //! serde_json's own. Only the layout is planloop's; serde_json's formatter and its
 //! tables were 9 KB of the primitives' module's gzip.

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use super::{JsonError, Parser};
 
 /// Decodes the JSON string literal that `JSON.stringify(text)` makes of a JS string into
-/// WTF-8: the same code units, lone surrogates included, ready for [`parse`].
+/// WTF-8: the same code units, lone surrogates included, ready for [`parse`](super::parse).
 pub fn escaped_text_to_wtf8(literal: &[u8]) -> Result<Vec<u8>, JsonError> {
     let mut parser = Parser::new(literal);
     parser.expect(b'"', "a string")?;

@@ -31,7 +31,7 @@ pub fn stringify(value: &Value<'_>) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
-/// [`stringify`], appended to `out`.
+/// [`stringify()`], appended to `out`.
 pub fn stringify_into(out: &mut Vec<u8>, value: &Value<'_>) {
     as_json(value, |json| write_value(out, json));
 }

@@ -48,7 +48,7 @@ pub fn placeholders(template: &str) -> Placeholders<'_> {
 
 /// The iterator [`placeholders`] returns. Prompts are tens of kilobytes with a placeholder
 /// every few hundred bytes, so the text between them is skipped eight bytes at a time
-/// ([`find_brace`]) and each `{` is looked at byte by byte; the text between
+/// (`find_brace`) and each `{` is looked at byte by byte; the text between
 /// placeholders is the caller's to take as one run (this scan is most of
 /// `composePrompt`'s time).
 pub struct Placeholders<'t> {

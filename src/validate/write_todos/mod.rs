@@ -61,7 +61,7 @@ pub struct Found {
     pub note: Field,
 }
 
-/// The todos of valid arguments: at most [`MAX_TODOS`], so held inline (reading a call
+/// The todos of valid arguments: at most `MAX_TODOS`, so held inline (reading a call
 /// allocates nothing).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct FoundTodos {
