@@ -99,6 +99,8 @@ pub mod prompts;
 pub mod session;
 pub mod snapshot;
 mod sort;
+#[cfg(test)]
+mod test_rng;
 pub mod text;
 pub mod trail;
 pub mod validate;

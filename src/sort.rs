@@ -44,16 +44,9 @@ mod tests {
 
     #[test]
     fn sorts_as_the_standard_sort_does() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rng = crate::test_rng::Rng(0x9E37_79B9_7F4A_7C15);
         for len in (0..40).chain([100, 1000, 4097]) {
-            let mut items: Vec<u32> = (0..len)
-                .map(|_| {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    (x % 50) as u32
-                })
-                .collect();
+            let mut items: Vec<u32> = (0..len).map(|_| rng.below(50) as u32).collect();
             let mut expected = items.clone();
             expected.sort();
             sort_by(&mut items, |a, b| a < b);

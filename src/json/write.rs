@@ -159,13 +159,8 @@ mod tests {
 
     /// Values of every kind, with strings of every escape, and numbers whole and not.
     fn values(seed: u64, count: usize) -> Vec<Value<'static>> {
-        let mut x = seed;
-        let mut next = move |n: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % n
-        };
+        let mut rng = crate::test_rng::Rng(seed);
+        let mut next = move |n: u64| rng.next() % n;
         fn build(next: &mut impl FnMut(u64) -> u64, depth: u32) -> Value<'static> {
             let pieces = [
                 "a", "é", "😀", "\"", "\\", "\n", "\r", "\t", "\u{8}", "\u{c}", "\u{1}", "\u{1f}", "\u{7f}",

@@ -8,6 +8,10 @@ use planloop::wasm::ops::{Op, Status};
 use planloop::wasm::{pl_call, pl_header, pl_input};
 use wasm_bindgen_test::wasm_bindgen_test;
 
+#[path = "../../src/test_rng.rs"]
+mod test_rng;
+use test_rng::Rng;
+
 /// Calls `op` with `input` as the JS layer would (saying whether it is ASCII); the
 /// status, the text and the numbers.
 fn call(op: Op, handle: u32, input: &str, number: f64) -> (u32, String, Vec<u32>) {
@@ -280,13 +284,8 @@ fn number_literals_read_as_json_parse_reads_them() {
     ]
     .map(str::to_owned)
     .to_vec();
-    let mut state = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = |n: u64| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state % n
-    };
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let mut next = |n: u64| rng.next() % n;
     for _ in 0..2_000 {
         let digits: String = (0..1 + next(25)).map(|_| char::from(b'0' + next(10) as u8)).collect();
         let digits = digits.trim_start_matches('0');
@@ -317,11 +316,9 @@ fn floats_are_written_as_serde_json_writes_them() {
     // As every call into the module does first.
     planloop::wasm::decimals::install();
     let mut numbers = vec![1.6582067800885623e15, 0.1, 1e-5, 1e-6, 1.5e16, 5e-324, f64::MAX, -0.0, 1e21, 0.1 + 0.2];
-    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     for _ in 0..20_000 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
+        let x = rng.next();
         numbers.push(f64::from_bits(x));
         numbers.push((x % 100_000_000) as f64 / 1024.0 * 1e-3);
     }

@@ -129,28 +129,7 @@ pub fn last_message(outcome: &ToolResultsOutcome) -> &ToolMessage {
     outcome.messages.last().expect("a tool message")
 }
 
-/// A small deterministic PRNG (xorshift), so a failure is reproducible from its seed.
-pub struct Rng(pub u64);
-
-impl Rng {
-    /// A generator for `seed` (any value; it is spread over the state).
-    pub fn seeded(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// A number in `0..n`.
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
+#[path = "../../src/test_rng.rs"]
+mod test_rng;
+#[allow(unused_imports)] // (not every test file draws numbers)
+pub use test_rng::Rng;
