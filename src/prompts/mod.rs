@@ -104,7 +104,7 @@ fn find_brace(bytes: &[u8]) -> Option<usize> {
 /// bytes, sliced once: the module is built for size, and each `str` slice is a call.
 fn placeholder_key(text: &str, at: usize) -> Option<&str> {
     let bytes = text.as_bytes();
-    if bytes.get(at..at + 3) != Some(b"{{{") {
+    if !matches!(bytes.get(at..at + 3), Some(b"{{{")) {
         return None;
     }
     // Keys are mostly ASCII: bytes are read until one that ends the key (ASCII
@@ -122,7 +122,7 @@ fn placeholder_key(text: &str, at: usize) -> Option<&str> {
             _ => end += 1,
         }
     }
-    match end > start && bytes.get(end..end + 3) == Some(b"}}}") {
+    match end > start && matches!(bytes.get(end..end + 3), Some(b"}}}")) {
         true => text.get(start..end),
         false => None,
     }
