@@ -10,7 +10,7 @@ use std::borrow::Cow;
 
 use crate::error::{Error, Result};
 use crate::json::number::to_number;
-use crate::json::value::{unique_members, Host, Members, Value};
+use crate::json::value::{keys_distinct, unique_members, Host, Members, Value};
 
 /// The JS type of a value as zod distinguishes them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -254,5 +254,10 @@ fn unique<'v, 'a>(value: &'v Value<'a>) -> Vec<(&'v str, &'v Value<'a>)> {
         },
         _ => return Vec::new(),
     };
+    // Keys that stand once each (the usual object, told apart without allocating) are
+    // the members as they are; only repeats need the sort.
+    if keys_distinct(members) {
+        return members.iter().map(|(key, value)| (key.as_ref(), value)).collect();
+    }
     unique_members(members).into_iter().map(|(first, last)| (members[first].0.as_ref(), &members[last].1)).collect()
 }
