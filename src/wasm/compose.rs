@@ -14,6 +14,7 @@ use super::ops::Status;
 use super::out::Out;
 use super::Input;
 use crate::error::Result;
+use crate::json::number::small_integer;
 use crate::json::value::Value;
 use crate::prompts::compose::{compose_texts, ComposeInput, Composition, Texts};
 use crate::prompts::compose::{BASE_MAX, COMPONENTS_MAX, NAME_MAX, TEXT_MAX};
@@ -39,7 +40,8 @@ pub fn raw(given: Input<'_>, head: f64) -> Result<Status> {
         Value::String(lengths) => lengths,
         _ => return Err(raw.malformed("no list of lengths")),
     };
-    let mut lengths = lengths.as_bytes().split(|&b| b == b',').map(decimal);
+    // A length that is not a number is NaN, which no text has.
+    let mut lengths = lengths.as_bytes().split(|&b| b == b',').map(|n| small_integer(n).unwrap_or(f64::NAN));
     let base = raw.next(lengths.next().unwrap_or(f64::NAN), BASE_MAX)?;
     let mut components = Vec::new();
     while let Some(name) = lengths.next() {
@@ -54,15 +56,6 @@ pub fn raw(given: Input<'_>, head: f64) -> Result<Status> {
     }
     raw.finish()?;
     written(compose_texts(&input, &Texts { base, components }, "input")?)
-}
-
-/// A length as the JS layer writes it (decimal digits), or NaN, which no text has.
-fn decimal(digits: &[u8]) -> f64 {
-    let number = digits.iter().try_fold(0u32, |n, &b| match b {
-        b'0'..=b'9' => n.checked_mul(10)?.checked_add(u32::from(b - b'0')),
-        _ => None,
-    });
-    number.filter(|_| !digits.is_empty()).map_or(f64::NAN, f64::from)
 }
 
 /// `{prompt, components, unresolved}`, the prompt last (it may be long; see
