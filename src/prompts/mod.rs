@@ -4,6 +4,8 @@
 
 pub mod compose;
 
+use std::ops::Range;
+
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -38,8 +40,8 @@ const TOOL_GUIDELINES_ZH: &str = include_str!("tool_guidelines.zh.md");
 const CURRENT_PLAN_EN: &str = include_str!("current_plan.en.md");
 const CURRENT_PLAN_ZH: &str = include_str!("current_plan.zh.md");
 
-/// The `{{{key}}}` placeholders of `template`, in order: where each starts (in bytes)
-/// and its key (the placeholder is `key.len() + 6` bytes). A key has no whitespace or
+/// The `{{{key}}}` placeholders of `template`, in order: where each lies (in bytes,
+/// braces included) and its key. A key has no whitespace or
 /// braces, so prose or code that happens to hold `{{{` is left alone, and `{{{{x}}}` is
 /// `{` then `{{{x}}}`.
 pub fn placeholders(template: &str) -> Placeholders<'_> {
@@ -57,9 +59,9 @@ pub struct Placeholders<'t> {
 }
 
 impl<'t> Iterator for Placeholders<'t> {
-    type Item = (usize, &'t str);
+    type Item = (Range<usize>, &'t str);
 
-    fn next(&mut self) -> Option<(usize, &'t str)> {
+    fn next(&mut self) -> Option<(Range<usize>, &'t str)> {
         let bytes = self.template.as_bytes();
         while let Some(i) = find_brace(bytes.get(self.from..)?) {
             // (A `{` byte is always a whole character in UTF-8.)
@@ -67,7 +69,7 @@ impl<'t> Iterator for Placeholders<'t> {
             match placeholder_key(self.template, at) {
                 Some(key) => {
                     self.from = at + key.len() + 6;
-                    return Some((at, key));
+                    return Some((at..self.from, key));
                 }
                 None => self.from = at + 1,
             }
@@ -133,11 +135,11 @@ fn placeholder_key(text: &str, at: usize) -> Option<&str> {
 pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
     let mut out = String::with_capacity(template.len());
     let mut done = 0;
-    for (at, key) in placeholders(template) {
+    for (place, key) in placeholders(template) {
         if let Some((_, value)) = values.iter().find(|(k, _)| *k == key) {
-            out.push_str(&template[done..at]);
+            out.push_str(&template[done..place.start]);
             out.push_str(value);
-            done = at + key.len() + 6;
+            done = place.end;
         }
     }
     out.push_str(&template[done..]);
@@ -402,7 +404,7 @@ mod tests {
 
     #[test]
     fn a_placeholder_key_has_no_whitespace_or_braces() {
-        let all = |t: &'static str| placeholders(t).collect::<Vec<_>>();
+        let all = |t: &'static str| placeholders(t).map(|(place, key)| (place.start, key)).collect::<Vec<_>>();
         assert_eq!(all("{{{{x}}}}"), [(1, "x")]);
         let text = "{{{a b}}} {{{}}} {{{a{{{b}}}";
         assert_eq!(all(text), [(text.find("{{{b").unwrap(), "b")]);

@@ -74,12 +74,12 @@ impl<'a, 'p> Writer<'a, 'p> {
         // The text from one filled placeholder to the next goes in as one run, unfilled
         // placeholders and all.
         let mut done = 0;
-        for (at, key) in prompts::placeholders(text) {
+        for (place, key) in prompts::placeholders(text) {
             match values.get(key) {
                 Some(value) => {
-                    self.push(&text[done..at])?;
+                    self.push(&text[done..place.start])?;
                     self.push(value)?;
-                    done = at + key.len() + 6;
+                    done = place.end;
                 }
                 None => {
                     if self.seen.insert(key) {
