@@ -70,10 +70,10 @@ impl Session {
         };
         let limit = self.config.max_tool_output_chars as usize;
         // Characters are never more than bytes: counted only when the bytes are over.
-        let total = if full.len() > limit { full.chars().count() } else { 0 };
-        let content = match total > limit {
-            true => cap(&full, limit) + &prompts::truncated(language, limit, total),
-            false => full,
+        let over = (full.len() > limit).then(|| full.chars().count()).filter(|&total| total > limit);
+        let content = match over {
+            Some(total) => cap(&full, limit) + &prompts::truncated(language, limit, total),
+            None => full,
         };
         let obs = self
             .log
