@@ -22,7 +22,7 @@ use crate::validate::schema::{ANY_MAX_DEPTH, ANY_MAX_NODES};
 
 /// `[response, nowMs]`, when plain.
 pub fn model_response(input: &[u8]) -> Option<(ModelResponse, f64)> {
-    let mut r = Reader { p: Parser::unchecked(input) };
+    let mut r = Reader::new(input);
     r.p.eat(b'[').then_some(())?;
     let mut response = ModelResponse { text: None, tool_calls: Vec::new() };
     let (mut text, mut calls) = (false, false);
@@ -47,7 +47,7 @@ pub fn model_response(input: &[u8]) -> Option<(ModelResponse, f64)> {
 
 /// `[results, nowMs]`, when plain.
 pub fn tool_results(input: &[u8]) -> Option<(Vec<ToolResult>, f64)> {
-    let mut r = Reader { p: Parser::unchecked(input) };
+    let mut r = Reader::new(input);
     r.p.eat(b'[').then_some(())?;
     let results = r.array(usize::MAX, Reader::tool_result)?;
     Some((results, r.time()?))
@@ -57,11 +57,17 @@ pub fn tool_results(input: &[u8]) -> Option<(Vec<ToolResult>, f64)> {
 /// with those before it.
 const MEMBERS_CHECKED: usize = 32;
 
-struct Reader<'a> {
-    p: Parser<'a>,
+/// A reader of plain JSON in the JS layer's encoding; each method gives up (`None`) on
+/// anything else.
+pub(super) struct Reader<'a> {
+    pub(super) p: Parser<'a>,
 }
 
 impl<'a> Reader<'a> {
+    pub(super) fn new(input: &'a [u8]) -> Self {
+        Reader { p: Parser::unchecked(input) }
+    }
+
     /// `,nowMs]` and the end: a finite number.
     fn time(&mut self) -> Option<f64> {
         self.p.eat(b',').then_some(())?;
@@ -116,7 +122,7 @@ impl<'a> Reader<'a> {
 
     /// An object's members after checking its `{`: `member` reads each value after its
     /// key (and says `None` to give up on a key it does not know or has seen).
-    fn object(&mut self, mut member: impl FnMut(&mut Self, &str) -> Option<()>) -> Option<()> {
+    pub(super) fn object(&mut self, mut member: impl FnMut(&mut Self, &str) -> Option<()>) -> Option<()> {
         self.p.eat(b'{').then_some(())?;
         if self.p.eat(b'}') {
             return Some(());
@@ -153,7 +159,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A string of `min..=max` code points.
-    fn string(&mut self, min: usize, max: usize) -> Option<String> {
+    pub(super) fn string(&mut self, min: usize, max: usize) -> Option<String> {
         self.p.eat(b'"').then_some(())?;
         let text = self.text()?;
         let length = text.chars().count();
@@ -161,7 +167,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A string's content after its opening quote; `None` for a lone surrogate.
-    fn text(&mut self) -> Option<Cow<'a, str>> {
+    pub(super) fn text(&mut self) -> Option<Cow<'a, str>> {
         match self.p.string_body().ok()? {
             Decoded::Utf8(text) => Some(Cow::Borrowed(text)),
             Decoded::Escaped(text) => Some(Cow::Owned(text)),
@@ -169,7 +175,7 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn boolean(&mut self) -> Option<bool> {
+    pub(super) fn boolean(&mut self) -> Option<bool> {
         match self.p.peek()? {
             b't' => self.p.literal("true").ok().map(|_| true),
             _ => self.p.literal("false").ok().map(|_| false),
