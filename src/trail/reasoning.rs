@@ -180,13 +180,11 @@ impl ReasoningLog {
         now_ms: f64,
     ) -> Result<&ReasoningEvent> {
         let tool = cap(&one_line(tool), ARGUMENT_CAP);
-        let summary = match primary_argument(args)? {
+        let summary = match describe(args)? {
             // Concatenated, not formatted: a line is written for every call.
-            Some(arg) => [&tool, "(\"", &cap(&one_line(&arg), ARGUMENT_CAP), "\")"].concat(),
-            None => match describe_args(args)? {
-                Some(other) => [&tool, "(", &cap(&one_line(&other), ARGUMENT_CAP), ")"].concat(),
-                None => [&tool, "()"].concat(),
-            },
+            Some(Described::Primary(arg)) => [&tool, "(\"", &cap(&one_line(&arg), ARGUMENT_CAP), "\")"].concat(),
+            Some(Described::Other(other)) => [&tool, "(", &cap(&one_line(&other), ARGUMENT_CAP), ")"].concat(),
+            None => [&tool, "()"].concat(),
         };
         Ok(self.push(Phase::Act, summary, iteration, now_ms))
     }
@@ -265,54 +263,49 @@ fn plan_summary(todos: &[Todo]) -> String {
     format!("{done}/{total} done{pointer}")
 }
 
-/// The argument that best says what a call does: a preferred key, else the first
-/// string-valued one. `args` may be an object or the JSON text of one.
-pub fn primary_argument<'a, I: Input<'a>>(args: &I) -> Result<Option<String>> {
-    if args.kind() == Kind::String {
-        let text = args.text()?.value;
-        return match crate::json::parse(text.as_bytes()) {
-            Ok(document) => primary_argument(&&*document),
-            Err(_) => Ok(None),
-        };
-    }
-    if args.kind() != Kind::Object {
-        return Ok(None);
-    }
-    for key in PRIMARY_ARGUMENTS {
-        if let Some(value) = args.property(key)? {
-            if value.kind() == Kind::String {
-                return Ok(Some(value.text()?.value.into_owned()));
-            }
-        }
-    }
-    for (_, value) in args.entries()? {
-        if value.kind() == Kind::String {
-            return Ok(Some(value.text()?.value.into_owned()));
-        }
-    }
-    Ok(None)
-}
-
 /// What a call does: its primary argument, else its arguments as compact JSON (so
 /// arguments with no string at the top, such as `{"__proto__": {…}}` or `{"ids": [1]}`,
 /// are shown rather than hidden), else text that is not JSON as it is. `None` when there
 /// are no arguments. Callers cut it to their line.
 pub fn describe_args<'a, I: Input<'a>>(args: &I) -> Result<Option<String>> {
+    Ok(describe(args)?.map(|(Described::Primary(text) | Described::Other(text))| text))
+}
+
+/// What [`describe_args`] found, told apart: the trail quotes a primary argument (a
+/// preferred key's string, else the first string-valued member).
+enum Described {
+    Primary(String),
+    Other(String),
+}
+
+/// [`describe_args`], reading the arguments once.
+fn describe<'a, I: Input<'a>>(args: &I) -> Result<Option<Described>> {
     if args.kind() == Kind::String {
         let text = args.text()?.value;
         return match crate::json::parse(text.as_bytes()) {
-            Ok(document) => describe_args(&&*document),
+            Ok(document) => describe(&&*document),
             // Arguments that are not JSON are shown as they are.
-            Err(_) => Ok((!text.trim().is_empty()).then(|| text.to_string())),
+            Err(_) => Ok((!text.trim().is_empty()).then(|| Described::Other(text.to_string()))),
         };
     }
-    if let Some(primary) = primary_argument(args)? {
-        return Ok(Some(primary));
+    if args.kind() == Kind::Object {
+        for key in PRIMARY_ARGUMENTS {
+            if let Some(value) = args.property(key)? {
+                if value.kind() == Kind::String {
+                    return Ok(Some(Described::Primary(value.text()?.value.into_owned())));
+                }
+            }
+        }
+        for (_, value) in args.entries()? {
+            if value.kind() == Kind::String {
+                return Ok(Some(Described::Primary(value.text()?.value.into_owned())));
+            }
+        }
     }
     let mut out = Vec::new();
     write_compact(args, &mut out, PREVIEW_BYTES)?;
     let out = String::from_utf8(out).unwrap_or_default();
-    Ok((!matches!(out.as_str(), "" | "{}" | "[]" | "null")).then_some(out))
+    Ok((!matches!(out.as_str(), "" | "{}" | "[]" | "null")).then_some(Described::Other(out)))
 }
 
 /// Bytes of compact JSON written for a preview before it stops (captions cut it shorter).
@@ -441,6 +434,10 @@ mod tests {
 
     #[test]
     fn the_primary_argument_prefers_telling_keys() {
+        let primary_argument = |args: &&Value<'_>| match describe(args) {
+            Ok(Some(Described::Primary(arg))) => Ok(Some(arg)),
+            other => other.map(|_| None),
+        };
         let args = crate::json::parse(br#"{"limit": 5, "flag": "x", "query": "q3 report"}"#).unwrap();
         assert_eq!(primary_argument(&&*args).unwrap(), Some("q3 report".into()));
         let other = crate::json::parse(br#"{"limit": 5, "flag": "x"}"#).unwrap();
