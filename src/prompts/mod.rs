@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::json::from_value::enum_from_value;
-use crate::text::decimal;
+use crate::text::push_decimal;
 
 /// The language of the prompts planloop injects (continuation nudges, reminders).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, JsonSchema)]
@@ -254,20 +254,20 @@ pub fn resume(language: Language, goal: &str, plan: &str, done: &str, next: Opti
 
 /// "Tool rounds remaining: X of Y", and what to do when none are left.
 pub fn budget_line(language: Language, remaining: u32, total: u32) -> String {
-    match (language, remaining) {
-        // Concatenated, not formatted: this line is written on every decision.
-        (Language::En, 0) => {
-            ["Tool rounds remaining: 0 of ", &decimal(total.into()), ". Give your final answer now, without tools."]
-                .concat()
-        }
-        (Language::En, _) => {
-            ["Tool rounds remaining: ", &decimal(remaining.into()), " of ", &decimal(total.into()), "."].concat()
-        }
-        (Language::Zh, 0) => {
-            ["剩余工具轮次: 0/", &decimal(total.into()), "。请现在直接给出最终答案，不要再调用工具。"].concat()
-        }
-        (Language::Zh, _) => ["剩余工具轮次: ", &decimal(remaining.into()), "/", &decimal(total.into()), "。"].concat(),
-    }
+    // Written, not formatted, into one string: this line is written on every decision.
+    let mut line = Vec::with_capacity(96);
+    let (start, of, end) = match (language, remaining) {
+        (Language::En, 0) => ("Tool rounds remaining: ", " of ", ". Give your final answer now, without tools."),
+        (Language::En, _) => ("Tool rounds remaining: ", " of ", "."),
+        (Language::Zh, 0) => ("剩余工具轮次: ", "/", "。请现在直接给出最终答案，不要再调用工具。"),
+        (Language::Zh, _) => ("剩余工具轮次: ", "/", "。"),
+    };
+    line.extend_from_slice(start.as_bytes());
+    push_decimal(&mut line, remaining.into());
+    line.extend_from_slice(of.as_bytes());
+    push_decimal(&mut line, total.into());
+    line.extend_from_slice(end.as_bytes());
+    String::from_utf8(line).unwrap_or_default()
 }
 
 /// The nudge for a reply with neither text nor tool calls.

@@ -248,18 +248,13 @@ impl Session {
         // Check every id before changing anything.
         let mut issues = Vec::new();
         for (i, result) in results.iter().enumerate() {
-            let path = vec![PathSegment::Index(i as u32), PathSegment::Key("id".into())];
             let earlier = results[..i].iter().any(|r| r.id == result.id);
-            match turn.pending.iter().find(|p| p.id == result.id) {
-                None => issues.push(Issue::custom(
-                    format!("No tool call with id \"{}\" is waiting for a result", result.id),
-                    path,
-                )),
-                Some(p) if p.answered || earlier => {
-                    issues.push(Issue::custom(format!("The result for \"{}\" was already given", result.id), path))
-                }
-                Some(_) => {}
-            }
+            let problem = match turn.pending.iter().find(|p| p.id == result.id) {
+                None => format!("No tool call with id \"{}\" is waiting for a result", result.id),
+                Some(p) if p.answered || earlier => format!("The result for \"{}\" was already given", result.id),
+                Some(_) => continue,
+            };
+            issues.push(Issue::custom(problem, vec![PathSegment::Index(i as u32), PathSegment::Key("id".into())]));
         }
         if !issues.is_empty() {
             return Err(Error::invalid_argument("results", issues));
