@@ -18,7 +18,7 @@ use crate::error::Result;
 use crate::json::number::small_integer;
 use crate::json::value::Value;
 use crate::prompts::compose::{compose_texts, Budget, ComposeInput, Composition, PromptParts, Texts};
-use crate::prompts::compose::{BASE_MAX, COMPONENTS_MAX, NAME_MAX, TEXT_MAX};
+use crate::prompts::compose::{BASE_MAX, COMPONENTS_MAX, NAME_MAX, TEXT_MAX, VALUE_MAX};
 use crate::prompts::Language;
 use crate::validate::compiled;
 use crate::validate::schema::Record;
@@ -113,9 +113,6 @@ fn plain_head(head: &[u8]) -> Option<(ComposeInput, String)> {
     let lengths = r.string(0, usize::MAX)?;
     (r.p.eat(b']') && r.p.at_end()).then_some((input, lengths))
 }
-
-/// A value's most characters in `values` (the schema's `maxLength`).
-const VALUE_MAX: usize = 1_000_000;
 
 /// An object of distinct keys, each value read by `item`; `__proto__`, which a record
 /// leaves out as zod's does, is the general path's to handle.

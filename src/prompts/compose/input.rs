@@ -14,6 +14,7 @@ pub const BASE_MAX: usize = 1_000_000;
 pub const COMPONENTS_MAX: usize = 256;
 pub const NAME_MAX: usize = 64;
 pub const TEXT_MAX: usize = 100_000;
+pub const VALUE_MAX: usize = 1_000_000;
 
 /// A component of the user's own, such as house rules or an output format.
 #[derive(Debug, Clone, PartialEq, JsonSchema)]
@@ -92,7 +93,7 @@ pub struct PromptParts {
     /// most 1,000,000 characters). Keys without a value stay as written and are listed
     /// in `unresolved`.
     #[serde(default)]
-    #[schemars(extend("additionalProperties" = {"type": "string", "maxLength": 1_000_000}))]
+    #[schemars(extend("additionalProperties" = {"type": "string", "maxLength": VALUE_MAX}))]
     pub values: Record<String>,
 }
 

@@ -18,7 +18,7 @@ mod input;
 mod writer;
 
 pub use input::{Budget, ComposeInput, Composed, CurrentPlan, PromptComponent, PromptParts};
-pub use input::{BASE_MAX, COMPONENTS_MAX, NAME_MAX, TEXT_MAX};
+pub use input::{BASE_MAX, COMPONENTS_MAX, NAME_MAX, TEXT_MAX, VALUE_MAX};
 
 use std::borrow::Cow;
 
