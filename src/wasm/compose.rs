@@ -9,7 +9,7 @@
 //! with it. The prompt comes back as fields, its text sliced from one decoded string.
 
 use super::args::Args;
-use super::hot::Reader;
+use super::hot::{Reader, MEMBERS_CHECKED};
 use super::io::fields;
 use super::ops::Status;
 use super::out::Out;
@@ -114,12 +114,13 @@ fn plain_head(head: &[u8]) -> Option<(ComposeInput, String)> {
     (r.p.eat(b']') && r.p.at_end()).then_some((input, lengths))
 }
 
-/// An object of distinct keys, each value read by `item`; `__proto__`, which a record
-/// leaves out as zod's does, is the general path's to handle.
+/// An object of distinct keys, each value read by `item`. `__proto__`, which a record
+/// leaves out as zod's does, and more keys than a look back over them stays cheap for
+/// are the general path's to handle.
 fn record<'a, T>(r: &mut Reader<'a>, item: impl Fn(&mut Reader<'a>) -> Option<T>) -> Option<Record<T>> {
     let mut entries: Vec<(String, T)> = Vec::new();
     r.object(|r, key| {
-        if key == "__proto__" || entries.iter().any(|(k, _)| k == key) {
+        if key == "__proto__" || entries.len() == MEMBERS_CHECKED || entries.iter().any(|(k, _)| k == key) {
             return None;
         }
         let key = key.to_owned();
@@ -221,6 +222,17 @@ mod tests {
             }
         }
         assert!(taken > 3_000, "the plain reader took only {taken} of 30,000 heads");
+    }
+
+    #[test]
+    fn a_record_of_many_keys_is_left_to_the_general_path() {
+        let values: Vec<String> = (0..MEMBERS_CHECKED + 1).map(|i| format!("\"k{i}\":\"v\"")).collect();
+        let head = format!("[{{\"base\":\"\",\"values\":{{{}}}}},\"1\"]", values.join(","));
+        assert!(plain_head(head.as_bytes()).is_none(), "a look back over every key would be quadratic");
+        let (input, _) = general(head.as_bytes()).expect("the general path reads it");
+        assert_eq!(input.parts.values.0.len(), MEMBERS_CHECKED + 1);
+        let fewer = format!("[{{\"base\":\"\",\"values\":{{{}}}}},\"1\"]", values[1..].join(","));
+        assert_eq!(plain_head(fewer.as_bytes()), general(fewer.as_bytes()));
     }
 
     #[test]

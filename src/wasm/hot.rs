@@ -53,9 +53,9 @@ pub fn tool_results(input: &[u8]) -> Option<(Vec<ToolResult>, f64)> {
     Some((results, r.time()?))
 }
 
-/// The most members an object of arguments may have on this path: each key is compared
-/// with those before it.
-const MEMBERS_CHECKED: usize = 32;
+/// The most members an object may have on a plain reader's path: each key is compared
+/// with those before it, so more would make the walk quadratic.
+pub(super) const MEMBERS_CHECKED: usize = 32;
 
 /// A reader of plain JSON in the JS layer's encoding; each method gives up (`None`) on
 /// anything else.
