@@ -3,13 +3,22 @@
 // it (the hook's JSON on stdin, a session file on disk).
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync, existsSync, readFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { test } from "node:test";
+import { after, test } from "node:test";
 
 const bin = new URL("../../pkg/bin/planloop.js", import.meta.url).pathname;
 const traces = new URL("../fixtures/traces/", import.meta.url).pathname;
+
+// Each test's files live in a directory of its own, removed when the tests are done.
+const scratch = [];
+after(() => scratch.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+function scratchDir(prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  scratch.push(dir);
+  return dir;
+}
 
 function planloop(args, stdin = "") {
   const run = spawnSync(process.execPath, [bin, ...args], { input: stdin, encoding: "utf8" });
@@ -44,7 +53,7 @@ test("audit prints a table, a progress line over several files, and what planloo
 });
 
 test("audit --policy reports the calls a policy would have held for approval", () => {
-  const dir = mkdtempSync(join(tmpdir(), "planloop-cli-"));
+  const dir = scratchDir("planloop-cli-");
   writeFileSync(join(dir, "policy.json"), JSON.stringify({ default: "read", approve: ["Bash", "shell"] }));
   const { code, stdout } = planloop(["audit", "--json", "--policy", join(dir, "policy.json"), traces]);
   assert.equal(code, 0);
@@ -53,7 +62,7 @@ test("audit --policy reports the calls a policy would have held for approval", (
 });
 
 test("audit reports a session it cannot replay and goes on with the others", () => {
-  const dir = mkdtempSync(join(tmpdir(), "planloop-cli-"));
+  const dir = scratchDir("planloop-cli-");
   const turn = (calls) => ({ role: "assistant", text: "", tool_calls: calls, tool_results: [] });
   const record = (calls) => JSON.stringify({ agent: "x", model: [], turns: [{ role: "user", text: "go" }, turn(calls)] });
   // The same id twice in one response is refused by planloop.
@@ -66,7 +75,7 @@ test("audit reports a session it cannot replay and goes on with the others", () 
 });
 
 test("audit names the file and line it cannot read, and exits 1", () => {
-  const dir = mkdtempSync(join(tmpdir(), "planloop-cli-"));
+  const dir = scratchDir("planloop-cli-");
   const file = join(dir, "broken.jsonl");
   writeFileSync(file, '{"type":"user","message":{"role":"user","content":"hi"}}\n{not json\n');
   const { code, stderr } = planloop(["audit", file]);
@@ -97,7 +106,7 @@ function hookIn(dir, content, event = "Stop") {
 }
 
 test("the Stop hook blocks a stop while the list is unfinished, up to its limit, with planloop's message", () => {
-  const dir = mkdtempSync(join(tmpdir(), "planloop-hook-"));
+  const dir = scratchDir("planloop-hook-");
   const input = hookIn(dir, claudeSession(["completed", "in_progress", "pending"]));
   for (let i = 0; i < 2; i++) {
     const { code, stdout } = planloop(["hook", "claude-code", "--max-continuations", "2"], input);
@@ -113,7 +122,7 @@ test("the Stop hook blocks a stop while the list is unfinished, up to its limit,
 });
 
 test("the Stop hook lets a finished list, a session with no list and a cut-off file stop as they should", () => {
-  const dir = mkdtempSync(join(tmpdir(), "planloop-hook-"));
+  const dir = scratchDir("planloop-hook-");
   const finished = planloop(["hook", "claude-code"], hookIn(dir, claudeSession(["completed", "completed"])));
   assert.deepEqual([finished.code, finished.stdout], [0, ""]);
   assert.ok(!existsSync(join(dir, "session.jsonl.planloop.json")));
@@ -132,7 +141,7 @@ test("the Stop hook lets a finished list, a session with no list and a cut-off f
 });
 
 test("audit reads a Codex CLI rollout: update_plan calls, their outputs and the answer", () => {
-  const dir = mkdtempSync(join(tmpdir(), "planloop-cli-"));
+  const dir = scratchDir("planloop-cli-");
   const item = (payload) => JSON.stringify({ timestamp: "2026-08-17T14:00:00.000Z", type: "response_item", payload });
   const plan = (statuses) => JSON.stringify({ plan: statuses.map((status, i) => ({ step: `Step ${i + 1}`, status })) });
   const rollout = [
