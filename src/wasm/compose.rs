@@ -9,7 +9,7 @@
 //! with it. The prompt comes back as fields, its text sliced from one decoded string.
 
 use super::args::Args;
-use super::hot::{Reader, MEMBERS_CHECKED};
+use super::hot::Reader;
 use super::io::fields;
 use super::ops::Status;
 use super::out::Out;
@@ -87,12 +87,7 @@ fn plain_head(head: &[u8]) -> Option<(ComposeInput, String)> {
         plan: None,
         budget: None,
     };
-    let mut seen = [false; 5];
-    r.object(|r, key| {
-        let field = ["base", "features", "values", "language", "budget"].iter().position(|k| *k == key)?;
-        if std::mem::replace(&mut seen[field], true) {
-            return None;
-        }
+    let seen = r.fields(&["base", "features", "values", "language", "budget"], &mut |r, field| {
         match field {
             0 => input.parts.base = r.string(0, BASE_MAX)?,
             1 => input.parts.features = record(r, Reader::boolean)?,
@@ -109,41 +104,31 @@ fn plain_head(head: &[u8]) -> Option<(ComposeInput, String)> {
         Some(())
     })?;
     // `base` is required (the JS layer writes it empty).
-    (seen[0] && r.p.eat(b',')).then_some(())?;
+    (seen & 1 == 1 && r.p.eat(b',')).then_some(())?;
     let lengths = r.string(0, usize::MAX)?;
     (r.p.eat(b']') && r.p.at_end()).then_some((input, lengths))
 }
 
-/// An object of distinct keys, each value read by `item`. `__proto__`, which a record
-/// leaves out as zod's does, and more keys than a look back over them stays cheap for
-/// are the general path's to handle.
-fn record<'a, T>(r: &mut Reader<'a>, item: impl Fn(&mut Reader<'a>) -> Option<T>) -> Option<Record<T>> {
-    let mut entries: Vec<(String, T)> = Vec::new();
-    r.object(|r, key| {
-        if key == "__proto__" || entries.len() == MEMBERS_CHECKED || entries.iter().any(|(k, _)| k == key) {
-            return None;
-        }
-        let key = key.to_owned();
-        entries.push((key, item(r)?));
-        Some(())
-    })?;
-    Some(Record(entries))
+/// A record as [`Reader::members`] reads an object. `__proto__`, which a record leaves out
+/// as zod's does, is the general path's to handle.
+fn record<'a, T>(r: &mut Reader<'a>, item: impl FnMut(&mut Reader<'a>) -> Option<T>) -> Option<Record<T>> {
+    let members = r.members(item)?;
+    if members.iter().any(|(key, _)| key == "__proto__") {
+        return None;
+    }
+    Some(Record(members.into_iter().map(|(key, value)| (key.into_owned(), value)).collect()))
 }
 
 /// `{remaining, total}`, whole numbers within the schema's ranges.
 fn budget(r: &mut Reader<'_>) -> Option<Budget> {
-    let (mut remaining, mut total) = (None, None);
-    r.object(|r, key| {
-        let slot = match key {
-            "remaining" if remaining.is_none() => &mut remaining,
-            "total" if total.is_none() => &mut total,
-            _ => return None,
-        };
+    let mut read = [0; 2];
+    let seen = r.fields(&["remaining", "total"], &mut |r, field| {
         let n = r.p.number().ok().filter(|n| n.fract() == 0.0 && (0.0..=100_000.0).contains(n))?;
-        *slot = Some(n as u32);
+        read[field] = n as u32;
         Some(())
     })?;
-    Some(Budget { remaining: remaining?, total: total.filter(|&t| t >= 1)? })
+    let [remaining, total] = read;
+    (seen == 0b11 && total >= 1).then_some(Budget { remaining, total })
 }
 
 /// `{prompt, components, unresolved}`, the prompt last (it may be long; see
@@ -158,6 +143,7 @@ fn written(composed: Composition<'_>) -> Result<Status> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::hot::MEMBERS_CHECKED;
     use super::*;
     use crate::test_rng::Rng;
 

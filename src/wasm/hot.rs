@@ -25,22 +25,17 @@ pub fn model_response(input: &[u8]) -> Option<(ModelResponse, f64)> {
     let mut r = Reader::new(input);
     r.p.eat(b'[').then_some(())?;
     let mut response = ModelResponse { text: None, tool_calls: Vec::new() };
-    let (mut text, mut calls) = (false, false);
-    r.object(|r, key| match key {
-        "text" if !text => {
-            text = true;
-            response.text = match r.p.peek()? {
-                b'n' => r.p.literal("null").ok().map(|_| None)?,
-                _ => Some(r.string(0, TEXT_MAX)?),
-            };
-            Some(())
+    r.fields(&["text", "toolCalls"], &mut |r, field| {
+        match field {
+            0 => {
+                response.text = match r.p.peek()? {
+                    b'n' => r.p.literal("null").ok().map(|_| None)?,
+                    _ => Some(r.string(0, TEXT_MAX)?),
+                }
+            }
+            _ => response.tool_calls = r.array(MAX_TOOL_CALLS, Reader::tool_call)?,
         }
-        "toolCalls" if !calls => {
-            calls = true;
-            response.tool_calls = r.array(MAX_TOOL_CALLS, Reader::tool_call)?;
-            Some(())
-        }
-        _ => None,
+        Some(())
     })?;
     Some((response, r.time()?))
 }
@@ -53,7 +48,7 @@ pub fn tool_results(input: &[u8]) -> Option<(Vec<ToolResult>, f64)> {
     Some((results, r.time()?))
 }
 
-/// The most members an object may have on a plain reader's path: each key is compared
+/// The most members an object of any keys may have on this path: each key is compared
 /// with those before it, so more would make the walk quadratic.
 pub(super) const MEMBERS_CHECKED: usize = 32;
 
@@ -77,11 +72,10 @@ impl<'a> Reader<'a> {
 
     fn tool_call(&mut self) -> Option<ToolCallInput> {
         let (mut id, mut name, mut args) = (None, None, None);
-        self.object(|r, key| match key {
-            "id" if id.is_none() => r.string(1, NAME_MAX).map(|s| id = Some(s)),
-            "name" if name.is_none() => r.string(1, NAME_MAX).map(|s| name = Some(s)),
-            "args" if args.is_none() => r.any(0, &mut 0).map(|v| args = Some(v)),
-            _ => None,
+        self.fields(&["id", "name", "args"], &mut |r, field| match field {
+            0 => r.string(1, NAME_MAX).map(|s| id = Some(s)),
+            1 => r.string(1, NAME_MAX).map(|s| name = Some(s)),
+            _ => r.any(0, &mut 0).map(|v| args = Some(v)),
         })?;
         Some(ToolCallInput { id: id?, name: name?, args: args.unwrap_or(Value::Undefined) })
     }
@@ -95,13 +89,7 @@ impl<'a> Reader<'a> {
             duration_ms: None,
             exit_code: None,
         };
-        let mut seen = [false; 6];
-        self.object(|r, key| {
-            let field =
-                ["id", "output", "stderr", "isError", "durationMs", "exitCode"].iter().position(|k| *k == key)?;
-            if std::mem::replace(&mut seen[field], true) {
-                return None;
-            }
+        let seen = self.fields(&["id", "output", "stderr", "isError", "durationMs", "exitCode"], &mut |r, field| {
             match field {
                 0 => result.id = r.string(1, NAME_MAX)?,
                 1 => result.output = r.any(0, &mut 0)?,
@@ -117,7 +105,48 @@ impl<'a> Reader<'a> {
             Some(())
         })?;
         // `output` is required (and `undefined` is not plain).
-        (seen[0] && seen[1]).then_some(result)
+        (seen & 0b11 == 0b11).then_some(result)
+    }
+
+    /// An object whose keys are among `keys`, each at most once: `member` reads the value
+    /// of `keys[field]`. Gives which of them the object had, as bits (`1 << field`).
+    /// (One instance for every object read here: `member` is called through a `dyn`.)
+    pub(super) fn fields(
+        &mut self,
+        keys: &[&str],
+        member: &mut dyn FnMut(&mut Self, usize) -> Option<()>,
+    ) -> Option<u32> {
+        let mut seen = 0u32;
+        self.object(|r, key| {
+            let field = keys.iter().position(|k| *k == key)?;
+            let bit = 1 << field;
+            if seen & bit != 0 {
+                return None;
+            }
+            seen |= bit;
+            member(r, field)
+        })?;
+        Some(seen)
+    }
+
+    /// An object's members, each key once and at most [`MEMBERS_CHECKED`] of them, each
+    /// value read by `item`.
+    pub(super) fn members<T>(
+        &mut self,
+        mut item: impl FnMut(&mut Self) -> Option<T>,
+    ) -> Option<Vec<(Cow<'static, str>, T)>> {
+        let mut members: Vec<(Cow<'static, str>, T)> = Vec::new();
+        self.object(|r, key| {
+            // A key twice (JSON.parse keeps the last), or more keys than a look back over
+            // them stays cheap for: the general path knows how.
+            if members.len() == MEMBERS_CHECKED || members.iter().any(|(k, _)| k == key) {
+                return None;
+            }
+            let key = Cow::Owned(key.to_owned());
+            members.push((key, item(r)?));
+            Some(())
+        })?;
+        Some(members)
     }
 
     /// An object's members after checking its `{`: `member` reads each value after its
@@ -167,7 +196,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A string's content after its opening quote; `None` for a lone surrogate.
-    pub(super) fn text(&mut self) -> Option<Cow<'a, str>> {
+    fn text(&mut self) -> Option<Cow<'a, str>> {
         match self.p.string_body().ok()? {
             Decoded::Utf8(text) => Some(Cow::Borrowed(text)),
             Decoded::Escaped(text) => Some(Cow::Owned(text)),
@@ -193,20 +222,7 @@ impl<'a> Reader<'a> {
                 self.p.eat(b'"');
                 Value::String(Cow::Owned(self.text()?.into_owned()))
             }
-            b'{' if depth < ANY_MAX_DEPTH => {
-                let mut members: Vec<(Cow<'static, str>, Value<'static>)> = Vec::new();
-                self.object(|r, key| {
-                    // A key twice (JSON.parse keeps the last), or more keys than a look
-                    // back over them stays cheap for: the general path knows how.
-                    if members.len() == MEMBERS_CHECKED || members.iter().any(|(k, _)| k == key) {
-                        return None;
-                    }
-                    let key = Cow::Owned(key.to_owned());
-                    members.push((key, r.any(depth + 1, nodes)?));
-                    Some(())
-                })?;
-                Value::Object(members)
-            }
+            b'{' if depth < ANY_MAX_DEPTH => Value::Object(self.members(|r| r.any(depth + 1, nodes))?),
             b'[' if depth < ANY_MAX_DEPTH => Value::Array(self.array(usize::MAX, |r| r.any(depth + 1, nodes))?),
             b't' | b'f' => Value::Bool(self.boolean()?),
             b'n' => self.p.literal("null").ok().map(|_| Value::Null)?,
