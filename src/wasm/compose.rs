@@ -15,8 +15,6 @@ use super::ops::Status;
 use super::out::Out;
 use super::Input;
 use crate::error::Result;
-use crate::json::number::small_integer;
-use crate::json::value::Value;
 use crate::prompts::compose::{compose_texts, Budget, ComposeInput, Composition, PromptParts, Texts};
 use crate::prompts::compose::{BASE_MAX, COMPONENTS_MAX, NAME_MAX, TEXT_MAX, VALUE_MAX};
 use crate::prompts::Language;
@@ -30,26 +28,15 @@ pub fn encoded(input: &[u8]) -> Result<Status> {
     written(compose_texts(&input, &Texts::of(&input.parts), "input")?)
 }
 
-/// The head `[input, lengths]` in its first `head` bytes, `input` with an empty base and
-/// no components; then the base, and each component's name and text, raw (see
-/// [`super::raw`]), their lengths in UTF-16 units as `lengths` gives them: one string of
-/// numbers joined by commas (a hundred numbers as one string cost the JS layer and the
-/// parser a fraction of a hundred values).
-pub fn raw(given: Input<'_>, head: f64) -> Result<Status> {
-    let (head, mut raw) = super::raw::split(given, head, "composePrompt")?;
-    let (input, lengths) = match plain_head(head) {
-        Some(read) => read,
-        None => {
-            let a = Args::parse(head)?;
-            let input: ComposeInput = a.options(0, "input", &compiled::COMPOSE_INPUT)?;
-            match a.get(1) {
-                Value::String(lengths) => (input, lengths.clone().into_owned()),
-                _ => return Err(raw.malformed("no list of lengths")),
-            }
-        }
+/// `[input]` as the head, with an empty base and no components; the lengths (in UTF-16
+/// units) of the base, then of each component's name and text, before it; the texts raw
+/// after it (see [`super::raw`]).
+pub fn raw(given: Input<'_>, head_end: f64) -> Result<Status> {
+    let (mut lengths, head, mut raw) = super::raw::split(given, head_end, "composePrompt")?;
+    let input = match plain_head(head) {
+        Some(input) => input,
+        None => Args::parse(head)?.options(0, "input", &compiled::COMPOSE_INPUT)?,
     };
-    // A length that is not a number is NaN, which no text has.
-    let mut lengths = lengths.as_bytes().split(|&b| b == b',').map(|n| small_integer(n).unwrap_or(f64::NAN));
     let base = raw.next(lengths.next().unwrap_or(f64::NAN), BASE_MAX)?;
     let mut components = Vec::new();
     while let Some(name) = lengths.next() {
@@ -66,14 +53,14 @@ pub fn raw(given: Input<'_>, head: f64) -> Result<Status> {
     written(compose_texts(&input, &Texts { base, components }, "input")?)
 }
 
-/// The head `[input, lengths]` read straight into its types when it is plain: the keys
+/// The head `[input]` read straight into its types when it is plain: the keys
 /// the JS layer writes for a prompt without a plan, each once, each value of its type
 /// and within its limits. Anything else (a plan, a repeated key, a lone surrogate, a
 /// value the schema refuses) is `None`, and the general path reads the head and says
 /// what is wrong, so the answer never depends on which path ran (see the tests). It
 /// was a tenth of `composePrompt`'s time: the general path builds a value tree, checks
 /// it against the schema with copies, then converts it.
-fn plain_head(head: &[u8]) -> Option<(ComposeInput, String)> {
+fn plain_head(head: &[u8]) -> Option<ComposeInput> {
     let mut r = Reader::new(head);
     r.p.eat(b'[').then_some(())?;
     let mut input = ComposeInput {
@@ -104,9 +91,7 @@ fn plain_head(head: &[u8]) -> Option<(ComposeInput, String)> {
         Some(())
     })?;
     // `base` is required (the JS layer writes it empty).
-    (seen & 1 == 1 && r.p.eat(b',')).then_some(())?;
-    let lengths = r.string(0, usize::MAX)?;
-    (r.p.eat(b']') && r.p.at_end()).then_some((input, lengths))
+    (seen & 1 == 1 && r.p.eat(b']') && r.p.at_end()).then_some(input)
 }
 
 /// A record as [`Reader::members`] reads an object. `__proto__`, which a record leaves out
@@ -148,13 +133,8 @@ mod tests {
     use crate::test_rng::Rng;
 
     /// The general path's reading of a head.
-    fn general(head: &[u8]) -> Option<(ComposeInput, String)> {
-        let a = Args::parse(head).ok()?;
-        let input: ComposeInput = a.options(0, "input", &compiled::COMPOSE_INPUT).ok()?;
-        match a.get(1) {
-            Value::String(lengths) => Some((input, lengths.clone().into_owned())),
-            _ => None,
-        }
+    fn general(head: &[u8]) -> Option<ComposeInput> {
+        Args::parse(head).ok()?.options(0, "input", &compiled::COMPOSE_INPUT).ok()
     }
 
     /// A head in the JS layer's encoding: mostly what it writes, with the odd member,
@@ -193,8 +173,9 @@ mod tests {
         if rng.below(4) > 0 {
             members.insert(0, "\"base\":\"\"".to_owned());
         }
-        let lengths = rng.pick(&["\"1,2\"", "\"1,2\"", "\"\"", "5"]);
-        format!("[{{{}}},{lengths}]", members.join(","))
+        // (The JS layer writes nothing after the input.)
+        let after = rng.pick(&["", "", "", ",5"]);
+        format!("[{{{}}}{after}]", members.join(","))
     }
 
     #[test]
@@ -213,21 +194,20 @@ mod tests {
     #[test]
     fn a_record_of_many_keys_is_left_to_the_general_path() {
         let values: Vec<String> = (0..MEMBERS_CHECKED + 1).map(|i| format!("\"k{i}\":\"v\"")).collect();
-        let head = format!("[{{\"base\":\"\",\"values\":{{{}}}}},\"1\"]", values.join(","));
+        let head = format!("[{{\"base\":\"\",\"values\":{{{}}}}}]", values.join(","));
         assert!(plain_head(head.as_bytes()).is_none(), "a look back over every key would be quadratic");
-        let (input, _) = general(head.as_bytes()).expect("the general path reads it");
+        let input = general(head.as_bytes()).expect("the general path reads it");
         assert_eq!(input.parts.values.0.len(), MEMBERS_CHECKED + 1);
-        let fewer = format!("[{{\"base\":\"\",\"values\":{{{}}}}},\"1\"]", values[1..].join(","));
+        let fewer = format!("[{{\"base\":\"\",\"values\":{{{}}}}}]", values[1..].join(","));
         assert_eq!(plain_head(fewer.as_bytes()), general(fewer.as_bytes()));
     }
 
     #[test]
     fn the_head_the_js_layer_writes_is_plain() {
-        let head = br#"[{"features":{"planner_tools":false},"values":{"agent":"Ada"},"base":"","budget":{"remaining":2,"total":4}},"9,4,12"]"#;
-        let (input, lengths) = plain_head(head).expect("plain");
-        assert_eq!(lengths, "9,4,12");
+        let head = br#"[{"features":{"planner_tools":false},"values":{"agent":"Ada"},"base":"","budget":{"remaining":2,"total":4}}]"#;
+        let input = plain_head(head).expect("plain");
         assert_eq!(input.parts.values.get("agent").map(String::as_str), Some("Ada"));
         assert_eq!(input.budget, Some(Budget { remaining: 2, total: 4 }));
-        assert_eq!(Some((input, lengths)), general(head));
+        assert_eq!(Some(input), general(head));
     }
 }

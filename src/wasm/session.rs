@@ -119,11 +119,11 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, head: f64) -> Option<Result<S
     })
 }
 
-/// `[results, nowMs]` with each result's `output` given as its length, and the outputs
-/// raw after the head (see [`raw`]): a tool's output is most of a result, often
-/// kilobytes of lines and quotes.
-fn raw_results(given: Input<'_>, head: f64) -> Result<(Vec<ToolResult>, f64)> {
-    let (head, mut raw) = raw::split(given, head, "handleToolResults")?;
+/// `[results, nowMs]` with each result's `output` given as its length (no lengths come
+/// before the head), and the outputs raw after the head (see [`raw`]): a tool's output
+/// is most of a result, often kilobytes of lines and quotes.
+fn raw_results(given: Input<'_>, head_end: f64) -> Result<(Vec<ToolResult>, f64)> {
+    let (_, head, mut raw) = raw::split(given, head_end, "handleToolResults")?;
     let (mut results, now_ms) = value_and_time(head, hot::tool_results, "results", &compiled::TOOL_RESULTS)?;
     for result in &mut results {
         let length = match result.output {

@@ -179,7 +179,7 @@ export function composePrompt(input: ComposeInput): Composed {
   const engine = session();
   const raw = rawTexts(input);
   const status = raw
-    ? engine.callSplit(Op.ComposeTexts, 0, encodeArgs([raw.rest, raw.lengths.join(",")]), raw.texts)
+    ? engine.callSplit(Op.ComposeTexts, 0, encodeArgs([raw.rest]), raw.texts, raw.lengths)
     : engine.call(Op.ComposePrompt, 0, encodeArgs([input]));
   if (status !== Status.Fields) return engine.result(status) as Composed;
   const r = engine.reader();

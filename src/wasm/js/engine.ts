@@ -47,14 +47,26 @@ export class Engine {
     return this.exports.pl_call(op, handle, written, number, written === text.length ? 1 : 0) >>> 0;
   }
 
-  /** Runs `op` with `head` and then `body` in the input buffer; the module is told where
-   * the head ends, in bytes (`composePrompt`'s raw texts, `src/wasm/compose.rs`). */
-  callSplit(op: number, handle: number, head: string, body: string): number {
+  /** Runs `op` with `lengths`, `head` and then `body` in the input buffer: the lengths
+   * as 32-bit words (a count, then each), the texts as UTF-8; the module is told where
+   * the head ends, in bytes (raw texts, `src/wasm/raw.rs`). */
+  callSplit(op: number, handle: number, head: string, body: string, lengths: readonly number[] = []): number {
+    const words = 4 * (lengths.length + 1);
     const units = head.length + body.length;
-    if (units * 3 > this.input.length || this.bytes.byteLength === 0) this.grow(units * 3);
-    const first = encoder.encodeInto(head, this.input).written;
-    const written = first + encoder.encodeInto(body, this.input.subarray(first)).written;
-    return this.exports.pl_call(op, handle, written, first, written === units ? 1 : 0) >>> 0;
+    if (words + units * 3 > this.input.length || this.bytes.byteLength === 0) this.grow(words + units * 3);
+    const input = this.input;
+    let at = 0;
+    for (let i = -1; i < lengths.length; i++) {
+      // Little-endian (the store keeps each value's low byte).
+      const n = i < 0 ? lengths.length : lengths[i]!;
+      input[at++] = n;
+      input[at++] = n >>> 8;
+      input[at++] = n >>> 16;
+      input[at++] = n >>> 24;
+    }
+    const first = words + encoder.encodeInto(head, input.subarray(words)).written;
+    const written = first + encoder.encodeInto(body, input.subarray(first)).written;
+    return this.exports.pl_call(op, handle, written, first, written - words === units ? 1 : 0) >>> 0;
   }
 
   /** The result of the last call: JSON parsed, `undefined`, a number, or a thrown error. */
