@@ -159,13 +159,18 @@ fn hostile_depth_is_refused_within_wasms_stack_and_the_module_lives_on() {
     valid_text_comes_back_as_the_places_of_its_strings_in_utf16_units();
 }
 
-/// Calls `op` with `head` then `body` as the JS layer's `callSplit` does: the status.
-fn call_raw(op: Op, handle: u32, head: &str, body: &str) -> u32 {
-    let input = format!("{head}{body}");
+/// Calls `op` with `lengths`, `head` then `body` as the JS layer's `callSplit` does: the
+/// lengths as little-endian words (a count, then each), then the texts; the status.
+fn call_raw(op: Op, handle: u32, lengths: &[u32], head: &str, body: &str) -> u32 {
+    let words = std::iter::once(lengths.len() as u32).chain(lengths.iter().copied());
+    let mut input: Vec<u8> = words.flat_map(u32::to_le_bytes).collect();
+    input.extend_from_slice(head.as_bytes());
+    let head_end = input.len();
+    input.extend_from_slice(body.as_bytes());
     let ptr = pl_input(input.len());
     // SAFETY: `pl_input` returned a buffer of at least `input.len()` bytes.
     unsafe { std::ptr::copy_nonoverlapping(input.as_ptr(), ptr, input.len()) };
-    pl_call(op as u32, handle, input.len(), head.len() as f64, input.is_ascii())
+    pl_call(op as u32, handle, input.len(), head_end as f64, head.is_ascii() && body.is_ascii())
 }
 
 #[wasm_bindgen_test]
@@ -184,13 +189,13 @@ fn raw_tool_outputs_cross_after_their_lengths_and_malformed_ones_are_an_error_no
         (r#"[[{"id":"a","output":1},{"id":"b","output":1}],2]"#, "😀"),
     ] {
         assert_eq!(
-            call_raw(Op::SessionHandleToolResultsRaw, session, head, body),
+            call_raw(Op::SessionHandleToolResultsRaw, session, &[], head, body),
             Status::Error as u32,
             "{head}{body}"
         );
     }
     let head = r#"[[{"id":"a","output":5},{"id":"b","output":1}],2]"#;
-    assert_eq!(call_raw(Op::SessionHandleToolResultsRaw, session, head, "héllo\\"), Status::Fields as u32);
+    assert_eq!(call_raw(Op::SessionHandleToolResultsRaw, session, &[], head, "héllo\\"), Status::Fields as u32);
     let (text, _) = outputs();
     assert!(text.starts_with("acathéllobcat\\"), "{text}");
     call(Op::SessionFree, session, "", 0.0);
@@ -198,39 +203,33 @@ fn raw_tool_outputs_cross_after_their_lengths_and_malformed_ones_are_an_error_no
 
 #[wasm_bindgen_test]
 fn raw_prompt_texts_compose_and_malformed_ones_are_an_error_not_a_trap() {
-    let call_split = |head: &str, body: &str| call_raw(Op::ComposeTexts, 0, head, body);
-    let head =
-        r#"[{"base":"","features":{"planner_tools":false,"tool_guidelines":false},"values":{"u":"Ada"}},"6,5,8"]"#;
+    let call_split = |lengths: &[u32], head: &str, body: &str| call_raw(Op::ComposeTexts, 0, lengths, head, body);
+    let head = r#"[{"base":"","features":{"planner_tools":false,"tool_guidelines":false},"values":{"u":"Ada"}}]"#;
     // The base "Hi {{{u}}}" is 10 units, not 6: the lengths must cover the texts exactly.
-    assert_eq!(call_split(head, "Hi {{{u}}}rulesBe kind."), Status::Error as u32);
-    let head =
-        r#"[{"base":"","features":{"planner_tools":false,"tool_guidelines":false},"values":{"u":"Ada"}},"10,5,8"]"#;
-    assert_eq!(call_split(head, "Hé {{{u}}}rulesBe kind."), Status::Fields as u32, "é is one unit, two bytes");
+    assert_eq!(call_split(&[6, 5, 8], head, "Hi {{{u}}}rulesBe kind."), Status::Error as u32);
+    assert_eq!(
+        call_split(&[10, 5, 8], head, "Hé {{{u}}}rulesBe kind."),
+        Status::Fields as u32,
+        "é is one unit, two bytes"
+    );
     let (text, _) = outputs();
     // The part names, then the prompt, which ends the text.
     assert!(text.starts_with("basecorerulesHé Ada\n\n## Core") && text.ends_with("Be kind."), "{text}");
-    for (head, body) in [
-        (r#"[{"base":""},"3"]"#, "ab"),
-        (r#"[{"base":""},"1,0,1"]"#, "abc"),
-        (r#"[{"base":""},"1,1"]"#, "ab"),
-        (r#"[{"base":""},"x"]"#, ""),
-        (r#"[{"base":""},""]"#, ""),
-        (r#"[{"base":""},"1,,1"]"#, "ab"),
-        (r#"[{"base":""},"1.5"]"#, "ab"),
-        (r#"[{"base":""},"-1"]"#, "ab"),
-        (r#"[{"base":""},"99999999999"]"#, "ab"),
-        (r#"[{"base":""},[2]]"#, "ab"),
-        (r#"[{"base":""},"1"]"#, "😀"),
-    ] {
-        assert_eq!(call_split(head, body), Status::Error as u32, "{head}{body}");
+    let head = r#"[{"base":""}]"#;
+    // Past the texts, an empty name, a name without its text, no base, a length inside a
+    // character, a length no text has.
+    for (lengths, body) in
+        [(&[3][..], "ab"), (&[1, 0, 1], "abc"), (&[1, 1], "ab"), (&[], ""), (&[1], "😀"), (&[u32::MAX], "ab")]
+    {
+        assert_eq!(call_split(lengths, head, body), Status::Error as u32, "{lengths:?} {body}");
     }
     // As many components as the schema allows, and one more.
     for (count, status) in [(256, Status::Fields), (257, Status::Error)] {
         let names: Vec<String> = (0..count).map(|i| format!("c{i}")).collect();
-        let lengths: String = names.iter().map(|name| format!(",{},1", name.len())).collect();
-        let head = format!(r#"[{{"base":""}},"0{lengths}"]"#);
+        let lengths: Vec<u32> =
+            std::iter::once(0).chain(names.iter().flat_map(|name| [name.len() as u32, 1])).collect();
         let body: String = names.iter().map(|name| format!("{name}.")).collect();
-        assert_eq!(call_split(&head, &body), status as u32, "{count} components");
+        assert_eq!(call_split(&lengths, head, &body), status as u32, "{count} components");
     }
     // A head longer than the input.
     let ptr = pl_input(2);
