@@ -69,11 +69,13 @@ function split(input: ComposeInput): RawTexts | undefined {
 
 function text(value: unknown, min: number, max: number): value is string {
   if (typeof value !== "string" || value.length < min || value.length > max) return false;
-  // Reading a character of a string built by `+` or a template (a rope) flattens it where
-  // it lies, in V8, SpiderMonkey and JavaScriptCore alike: the texts joined for one
-  // `encodeInto` are then copied from flat strings, not walked as trees, every call
-  // after the first (that `encodeInto` measured 18 → 10 µs, Node 20, 50 texts of 360
-  // characters built by templates). `isWellFormed` reads them but does not flatten.
+  // A string built by `+` or a template is a tree of pieces (a rope) until a character
+  // of it is read, which flattens it where it lies: the texts joined for one
+  // `encodeInto` are then copied from flat strings rather than walked as trees, every
+  // call after the first (that `encodeInto` measured 18 → 10 µs in V8, Node 20, 50
+  // texts of 360 characters built by templates; `isWellFormed` reads a rope without
+  // flattening it). Here, not for tool outputs: a prompt's texts are composed again
+  // and again, a tool's output crosses once.
   value.charCodeAt(0);
   return wellFormed(value);
 }

@@ -55,15 +55,8 @@ export class Engine {
     const units = head.length + body.length;
     if (words + units * 3 > this.input.length || this.bytes.byteLength === 0) this.grow(words + units * 3);
     const input = this.input;
-    let at = 0;
-    for (let i = -1; i < lengths.length; i++) {
-      // Little-endian (the store keeps each value's low byte).
-      const n = i < 0 ? lengths.length : lengths[i]!;
-      input[at++] = n;
-      input[at++] = n >>> 8;
-      input[at++] = n >>> 16;
-      input[at++] = n >>> 24;
-    }
+    putWord(input, 0, lengths.length);
+    for (let i = 0; i < lengths.length; i++) putWord(input, 4 * (i + 1), lengths[i]!);
     const first = words + encoder.encodeInto(head, input.subarray(words)).written;
     const written = first + encoder.encodeInto(body, input.subarray(first)).written;
     return this.exports.pl_call(op, handle, written, first, written - words === units ? 1 : 0) >>> 0;
@@ -142,4 +135,12 @@ export class Engine {
     }
     return this;
   }
+}
+
+/** Writes `n` at `at` as a little-endian 32-bit word (each store keeps its value's low byte). */
+function putWord(bytes: Uint8Array, at: number, n: number): void {
+  bytes[at] = n;
+  bytes[at + 1] = n >>> 8;
+  bytes[at + 2] = n >>> 16;
+  bytes[at + 3] = n >>> 24;
 }
