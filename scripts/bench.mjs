@@ -153,9 +153,11 @@ function longSession(iterations) {
   session.beginTurn({ message: "Summarise the Q3 revenue notes.", nowMs: 0 });
   return session;
 }
-/** One decision: a response with one tool call, then its result. */
-function decide(session, i) {
-  const decision = session.handleModelResponse({ text: null, toolCalls: [{ id: `call_${i}`, name: "read_file", args: { ...ARGS, path: `notes/${i}.md` } }] }, i);
+/** One decision: a response with one tool call, then its result. The arguments as an
+ * object (LangChain.js, the AI SDK) or as the JSON text a chat completions API gives. */
+function decide(session, i, text = false) {
+  const args = { ...ARGS, path: `notes/${i}.md` };
+  const decision = session.handleModelResponse({ text: null, toolCalls: [{ id: `call_${i}`, name: "read_file", args: text ? JSON.stringify(args) : args }] }, i);
   if (decision.type !== "runTools") throw new Error(`decision ${i}: ${decision.type}`);
   session.handleToolResults([{ id: `call_${i}`, output: OUTPUT }], i);
 }
@@ -163,10 +165,17 @@ function decide(session, i) {
 progress("Session.handleModelResponse + handleToolResults");
 const SESSION_BATCH = 200;
 let measured = longSession(100_000);
+const measuredText = longSession(100_000);
 let next = 1;
-const sessionTime = measure({ decide: () => decide(measured, next++) }, SESSION_BATCH).decide;
+let nextText = 1;
+const decisions = measure(
+  { decide: () => decide(measured, next++), decideText: () => decide(measuredText, nextText++, true) },
+  SESSION_BATCH,
+);
+const sessionTime = decisions.decide;
 console.log(`\nSession: handleModelResponse + handleToolResults for a response with one tool call (${ARGS_BYTES}-byte args; median of ${ROUNDS} rounds × ${SESSION_BATCH})\n`);
-console.log(`  ${us(sessionTime)} per decision`);
+console.log(`  ${us(sessionTime)} per decision, the arguments an object`);
+console.log(`  ${us(decisions.decideText)} per decision, the arguments JSON text (JSON.stringify included)`);
 goals.push([`Session.handleModelResponse + handleToolResults, one call, ${ARGS_BYTES}-byte args (µs)`, [sessionTime / 1000], 10, 5]);
 
 progress("100,000 decisions in one session");

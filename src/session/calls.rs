@@ -5,7 +5,7 @@ use crate::error::issue::{summarize, Issue, PathSegment};
 use crate::error::{Error, Result};
 use crate::json;
 use crate::json::from_value::from_value;
-use crate::json::value::Value;
+use crate::json::value::{Document, Value};
 use crate::json::write as json_text;
 use crate::plan::dialects::{self, DialectArgs, Request};
 use crate::plan::planner::PlannerAck;
@@ -87,7 +87,7 @@ pub(super) fn signature(tool: &str, args: &Value<'_>) -> String {
 /// [`Value::into_json`]); no arguments at all are an empty object.
 pub(super) fn host_args(args: Value<'static>) -> Value<'static> {
     let parsed = match &args {
-        Value::String(text) => json::parse(text.as_bytes()).ok().and_then(|doc| shallow_copy(&doc)),
+        Value::String(text) => json::parse(text.as_bytes()).ok().and_then(shallow_copy),
         _ => None,
     };
     let args = parsed.unwrap_or(args);
@@ -99,8 +99,14 @@ pub(super) fn host_args(args: Value<'static>) -> Value<'static> {
 }
 
 /// A parsed document as a value, if it is no deeper or bigger than a schema `{}` allows.
-pub(super) fn shallow_copy(document: &Value<'_>) -> Option<Value<'static>> {
-    match schema::validate(&schema::Schema::Any, document) {
+/// One well inside those limits (the usual arguments) is taken over as it is: checking
+/// it against `{}` copies it key by key, and what that copy settles (a repeated key,
+/// `-0`) [`host_args`] settles again anyway.
+pub(super) fn shallow_copy(document: Document<'_>) -> Option<Value<'static>> {
+    if schema::plainly_within_any_limits(&document) {
+        return Some(document.into_shallow().into_owned());
+    }
+    match schema::validate(&schema::Schema::Any, &*document) {
         Ok(Ok(value)) => Some(value.into_owned()),
         _ => None,
     }
@@ -458,5 +464,55 @@ impl Session {
             total: total as u32,
         };
         self.emit(kind, now);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::value::is_json;
+    use crate::test_rng::Rng;
+
+    /// Arguments as JSON text, of the kinds that take the general path too: repeated
+    /// keys, `-0`, lone surrogates, deep nesting, text that is not JSON.
+    fn arguments(rng: &mut Rng, depth: usize) -> String {
+        let leaves = ["1", "-0", "2.5e3", "null", "true", r#""a""#, r#""\ud800""#, r#""\u00e9\n""#, "-0.0"];
+        match rng.below(if depth > 70 { 1 } else { 6 }) {
+            0 | 1 => rng.pick(&leaves).to_string(),
+            2 => format!("[{}]", (0..rng.below(4)).map(|_| arguments(rng, depth + 1)).collect::<Vec<_>>().join(",")),
+            _ => {
+                let keys = ["path", "q", "a", "__proto__"];
+                let members: Vec<String> = (0..rng.below(4))
+                    .map(|_| format!(r#""{}":{}"#, rng.pick(&keys), arguments(rng, depth + 1)))
+                    .collect();
+                format!("{{{}}}", members.join(","))
+            }
+        }
+    }
+
+    #[test]
+    fn plain_arguments_are_taken_over_as_checking_them_against_any_would_give() {
+        // What `host_args` was before plain JSON skipped the check.
+        let checked = |text: &str| -> Value<'static> {
+            let copied = json::parse(text.as_bytes()).ok().and_then(|document| {
+                match schema::validate(&schema::Schema::Any, &*document) {
+                    Ok(Ok(value)) => Some(value.into_owned()),
+                    _ => None,
+                }
+            });
+            let args = copied.unwrap_or_else(|| Value::String(text.to_owned().into()));
+            if is_json(&args) {
+                args
+            } else {
+                args.into_json().unwrap_or(Value::Object(Vec::new()))
+            }
+        };
+        let mut rng = Rng::seeded(7);
+        let mut texts: Vec<String> = (0..20_000).map(|_| arguments(&mut rng, 0)).collect();
+        let deep = |depth: usize| format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+        texts.extend([deep(64), deep(65), deep(66), "{\"a\":1".to_owned(), "  ".to_owned()]);
+        for text in &texts {
+            assert_eq!(host_args(Value::String(text.clone().into())), checked(text), "{text}");
+        }
     }
 }
