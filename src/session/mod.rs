@@ -7,6 +7,7 @@
 //! changes nothing.
 
 pub mod approval;
+mod arguments;
 mod calls;
 pub mod config;
 pub mod continuation;
@@ -22,7 +23,7 @@ pub mod review;
 pub mod stuck;
 mod turn;
 
-use calls::*;
+use arguments::{check_argument_limits, check_unique_ids, host_args};
 pub(crate) use proposals::PROPOSALS_KEPT;
 pub use turn::{Pending, Turn};
 

@@ -7,7 +7,7 @@ use crate::session::approval::{Basis, Proposal, ProposalStatus};
 use crate::session::events::EventKind;
 use crate::session::exchange::{ApprovalOutcome, Decision, ToolCall, MAX_TOOL_CALLS};
 
-use super::{approval, calls, Pending, Session};
+use super::{approval, arguments, Pending, Session};
 
 /// Proposals kept (of every turn) to answer `approve`/`reject` precisely: the pending
 /// ones of the open turn (at most [`MAX_TOOL_CALLS`]) and as many settled ones.
@@ -57,7 +57,7 @@ impl Session {
         let mut calls = Vec::with_capacity(approved.len());
         for p in &approved {
             self.log.record_act(&p.tool, &&p.args, iteration, now)?;
-            let signature = calls::signature(&p.tool, &p.args);
+            let signature = arguments::signature(&p.tool, &p.args);
             let pending = Pending {
                 id: p.call_id.clone(),
                 name: p.tool.clone(),
