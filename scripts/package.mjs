@@ -2,7 +2,9 @@
 // (compiled from www/runner by tsc into target/www/runner, ES modules) plus a CommonJS
 // build of each, the framework middleware (from www/middleware), and pkg/package.json
 // with the exports map every host resolves through.
-import { copyFileSync, cpSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { copyFileSync, cpSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { build } from "esbuild";
 
 const root = new URL("../", import.meta.url);
@@ -123,8 +125,45 @@ pkg.files = [
 ];
 writeFileSync(path("pkg/package.json"), JSON.stringify(pkg, null, 2) + "\n");
 for (const file of ["README.md", "LICENSE"]) copyFileSync(path(file), path(`pkg/${file}`));
-// The default entry carries fflate's inflate; its license goes with it.
-writeFileSync(
-  path("pkg/THIRD_PARTY_LICENSES"),
-  `planloop's default entry (planloop.mjs, planloop.cjs, planloop.global.js) includes fflate's inflate:\n\n${readFileSync(path("node_modules/fflate/LICENSE"), "utf8")}`,
-);
+writeFileSync(path("pkg/THIRD_PARTY_LICENSES"), thirdPartyLicenses());
+
+/** The notices of what the package carries that others wrote: fflate's inflate in the
+ * default entry; in the wasm modules, Rust's standard library and every crate planloop
+ * depends on for wasm32 (proc macros, which only run at build time, aside), each with the
+ * license files of its MIT option where it offers one, else all of them. */
+function thirdPartyLicenses() {
+  const sections = [
+    ["fflate's inflate, in the default entry (planloop.mjs, planloop.cjs, planloop.global.js)", readFileSync(path("node_modules/fflate/LICENSE"), "utf8")],
+  ];
+  const sysroot = execFileSync("rustc", ["--print", "sysroot"], { encoding: "utf8" }).trim();
+  const mit = readFileSync(`${sysroot}/share/doc/rust/licenses/MIT.txt`, "utf8").replace("<year> <copyright holders>", "The Rust Project Contributors");
+  sections.push(["the Rust standard library (core, alloc, std), in the wasm modules: MIT OR Apache-2.0", mit]);
+  const metadata = JSON.parse(
+    execFileSync("cargo", ["metadata", "--format-version", "1", "--locked", "--filter-platform", "wasm32-unknown-unknown"], { cwd: root, encoding: "utf8", maxBuffer: 64 << 20 }),
+  );
+  const packages = new Map(metadata.packages.map((p) => [p.id, p]));
+  const nodes = new Map(metadata.resolve.nodes.map((n) => [n.id, n]));
+  const linked = new Set();
+  const pending = [metadata.resolve.root];
+  while (pending.length > 0) {
+    for (const dep of nodes.get(pending.pop()).deps) {
+      const crate = packages.get(dep.pkg);
+      const normal = dep.dep_kinds.some((k) => k.kind === null);
+      const macro = crate.targets.some((t) => t.kind.includes("proc-macro"));
+      if (normal && !macro && !linked.has(dep.pkg)) {
+        linked.add(dep.pkg);
+        pending.push(dep.pkg);
+      }
+    }
+  }
+  const crates = [...linked].map((id) => packages.get(id)).sort((a, b) => (a.name < b.name ? -1 : 1));
+  for (const crate of crates) {
+    const dir = dirname(crate.manifest_path);
+    let files = readdirSync(dir).filter((f) => /^(LICEN[CS]E|COPYING)/i.test(f)).sort();
+    if (/\bMIT\b/.test(crate.license ?? "") && files.includes("LICENSE-MIT")) files = files.filter((f) => !/^(LICENSE-APACHE|COPYING)/i.test(f));
+    if (files.length === 0) throw new Error(`package: ${crate.name} ${crate.version} ships no license file`);
+    sections.push([`${crate.name} ${crate.version}, a dependency of the wasm modules: ${crate.license}`, files.map((f) => readFileSync(`${dir}/${f}`, "utf8").trim()).join("\n\n")]);
+  }
+  const intro = "The notices of the code by others that planloop's package carries, each under its license.\n\n";
+  return intro + sections.map(([what, text]) => `${"=".repeat(80)}\n${what}\n${"=".repeat(80)}\n\n${text.trim()}\n`).join("\n");
+}

@@ -103,6 +103,20 @@ test("pkg/package.json: each entry for import and require, with its types; every
   }
 });
 
+test("THIRD_PARTY_LICENSES carries the notice of what the wasm and the default entry include", () => {
+  const text = read("pkg/THIRD_PARTY_LICENSES");
+  const sections = new Map();
+  for (const [, what, body] of text.matchAll(/^={80}\n(.+)\n={80}\n\n([^]*?)(?=\n={80}\n|(?![^]))/gm)) sections.set(what.split(/[ ,]/)[0], body);
+  // fflate inflates the inlined modules; the rest is compiled into them.
+  for (const name of ["fflate's", "the", "talc", "wasm-bindgen", "js-sys", "serde", "console_error_panic_hook"]) {
+    assert.ok(sections.has(name), `${name} has a section`);
+  }
+  for (const [name, body] of sections) {
+    assert.match(body, /Permission is hereby granted|This software is provided 'as-is'/, `${name}'s section holds its license text`);
+  }
+  assert.match(sections.get("the"), /Copyright \(c\) The Rust Project Contributors/);
+});
+
 test("the module runs its start function, which installs the panic hook", () => {
   // wasm-bindgen calls the start export once the instance exists; the hook is set there.
   assert.match(read("pkg/planloop.cjs"), /wasm\.__wbindgen_start\(\);/);
