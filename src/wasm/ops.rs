@@ -71,6 +71,7 @@ ops! {
     SessionReasoning = 68,
     SessionToolDefinitions = 69,
     SessionHandleToolResultsRaw = 70,
+    SessionHandleModelResponseRaw = 71,
     ReviewsNew = 80,
     ReviewsFree = 81,
     ReviewsFromJson = 82,

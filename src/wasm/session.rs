@@ -16,7 +16,7 @@ use crate::plan::tools;
 use crate::validate::compiled;
 use crate::validate::schema::Schema;
 
-use crate::session::exchange::{Decision, ToolResult};
+use crate::session::exchange::{Decision, ModelResponse, ToolResult};
 use crate::session::review::{PlanReview, PlanReviewStore};
 use crate::session::Session;
 
@@ -69,8 +69,11 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, head: f64) -> Option<Result<S
             json(&s.reject(&action_id, a.options(1, "options", &compiled::REJECT_OPTIONS)?, now_ms)?)
         }),
         Op::SessionProposals => with(&|s, _| json(&s.proposals())),
-        Op::SessionHandleModelResponse => slab::with(&SESSIONS, handle, |s| {
-            let (response, now_ms) = value_and_time(input, hot::model_response, "response", &compiled::MODEL_RESPONSE)?;
+        Op::SessionHandleModelResponse | Op::SessionHandleModelResponseRaw => slab::with(&SESSIONS, handle, |s| {
+            let (response, now_ms) = match op {
+                Op::SessionHandleModelResponseRaw => raw_response(given, head)?,
+                _ => value_and_time(input, hot::model_response, "response", &compiled::MODEL_RESPONSE)?,
+            };
             match s.handle_model_response(response, now_ms)? {
                 Decision::RunTools { calls, replies, next } => {
                     fields(|out| turn_out::run_tools(out, &calls, &replies, &next))
@@ -123,17 +126,34 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, head: f64) -> Option<Result<S
 /// before the head), and the outputs raw after the head (see [`raw`]): a tool's output
 /// is most of a result, often kilobytes of lines and quotes.
 fn raw_results(given: Input<'_>, head_end: f64) -> Result<(Vec<ToolResult>, f64)> {
-    let (_, head, mut raw) = raw::split(given, head_end, "handleToolResults")?;
+    let (_, head, raw) = raw::split(given, head_end, "handleToolResults")?;
     let (mut results, now_ms) = value_and_time(head, hot::tool_results, "results", &compiled::TOOL_RESULTS)?;
-    for result in &mut results {
-        let length = match result.output {
-            Value::Number(n) => n,
+    take_texts(&mut results, |result| &mut result.output, raw)?;
+    Ok((results, now_ms))
+}
+
+/// `[response, nowMs]` with each tool call's `args`, JSON text as chat completion APIs
+/// give it, given as its length, and the texts raw after the head. (Every call's: the JS
+/// layer sends a response this way only when each one's arguments are a string.)
+fn raw_response(given: Input<'_>, head_end: f64) -> Result<(ModelResponse, f64)> {
+    let (_, head, raw) = raw::split(given, head_end, "handleModelResponse")?;
+    let (mut response, now_ms) = value_and_time(head, hot::model_response, "response", &compiled::MODEL_RESPONSE)?;
+    take_texts(&mut response.tool_calls, |call| &mut call.args, raw)?;
+    Ok((response, now_ms))
+}
+
+/// Puts in each item's `field`, which the head gave as a length, the next text of that
+/// length; then checks that every text was taken.
+fn take_texts<T>(items: &mut [T], field: fn(&mut T) -> &mut Value<'static>, mut raw: raw::Raw<'_>) -> Result<()> {
+    for item in items {
+        let slot = field(item);
+        let length = match slot {
+            Value::Number(n) => *n,
             _ => f64::NAN,
         };
-        result.output = Value::String(Cow::Owned(raw.next(length, usize::MAX)?.to_owned()));
+        *slot = Value::String(Cow::Owned(raw.next(length, usize::MAX)?.to_owned()));
     }
-    raw.finish()?;
-    Ok((results, now_ms))
+    raw.finish()
 }
 
 /// `[value, nowMs]` read by the `hot` reader where it can, else by the general path,

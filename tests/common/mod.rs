@@ -202,6 +202,25 @@ fn raw_tool_outputs_cross_after_their_lengths_and_malformed_ones_are_an_error_no
 }
 
 #[wasm_bindgen_test]
+fn raw_arguments_cross_after_their_lengths_and_malformed_ones_are_an_error_not_a_trap() {
+    let (_, _, numbers) = call(Op::SessionNew, 0, r#"[{"tools":{"read":["cat"]}}]"#, 0.0);
+    let session = numbers[0];
+    ok(call(Op::SessionBeginTurn, session, r#"[{"message":"Read","nowMs":0}]"#, 0.0).0, "begin");
+    // Lengths that do not cover the arguments exactly, arguments that are not a length,
+    // a length inside a character: errors, and the session is as it was.
+    for (args, body) in [("9", r#"{"p":"é"}x"#), ("10", r#"{"p":"é"}"#), (r#""9""#, r#"{"p":"é"}"#), ("1", "😀")] {
+        let head = format!(r#"[{{"toolCalls":[{{"id":"a","name":"cat","args":{args}}}]}},1]"#);
+        let status = call_raw(Op::SessionHandleModelResponseRaw, session, &[], &head, body);
+        assert_eq!(status, Status::Error as u32, "{head}{body}");
+    }
+    let head = r#"[{"toolCalls":[{"id":"a","name":"cat","args":9}]},1]"#;
+    assert_eq!(call_raw(Op::SessionHandleModelResponseRaw, session, &[], head, r#"{"p":"é"}"#), Status::Fields as u32);
+    let (text, _) = outputs();
+    assert!(text.starts_with(r#"acat{"p":"é"}"#), "{text}");
+    call(Op::SessionFree, session, "", 0.0);
+}
+
+#[wasm_bindgen_test]
 fn raw_prompt_texts_compose_and_malformed_ones_are_an_error_not_a_trap() {
     let call_split = |lengths: &[u32], head: &str, body: &str| call_raw(Op::ComposeTexts, 0, lengths, head, body);
     let head = r#"[{"base":"","features":{"planner_tools":false,"tool_guidelines":false},"values":{"u":"Ada"}}]"#;

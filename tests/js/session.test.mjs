@@ -263,6 +263,44 @@ test("plan review pauses after the plan; a PlanReviewStore carries it to a fresh
   assert.throws(() => store.put({ ...decision.review, turn: -1 }), { code: "invalid_argument" });
 });
 
+test("arguments given as JSON text cross raw and decide as they would as JSON", () => {
+  const texts = [
+    JSON.stringify({ path: "notes/é😀中.md", query: 'a "quoted" \\ line\n'.repeat(20) }),
+    '{"path": "notes/a.md", "note": "not closed',
+    JSON.stringify({ path: "x".repeat(70) }),
+  ];
+  // One session takes the raw way (every call's arguments a string, long enough), the
+  // other the general one (the same calls with one more whose arguments are an object).
+  const run = (extra) => {
+    const session = new Session({ tools: { read: ["cat"], approve: ["rm"] } });
+    session.beginTurn({ message: "Read them", nowMs: 0 });
+    const calls = texts.map((args, i) => ({ id: `c${i}`, name: i === 2 ? "rm" : "cat", args }));
+    const decision = session.handleModelResponse({ text: "Reading.", toolCalls: extra ? [...calls, extra] : calls }, 1);
+    return { decision, steps: session.steps() };
+  };
+  const raw = run(null);
+  const general = run({ id: "o", name: "cat", args: { path: "o.md" } });
+  assert.equal(raw.decision.type, "awaitApproval");
+  assert.deepEqual(raw.decision.calls, general.decision.calls.slice(0, 2));
+  assert.deepEqual(raw.decision.calls.map((c) => c.args), [JSON.parse(texts[0]), texts[1]]);
+  assert.deepEqual(raw.decision.proposals.map((p) => p.args), [JSON.parse(texts[2])]);
+  assert.deepEqual(raw.decision.proposals.map((p) => p.args), general.decision.proposals.map((p) => p.args));
+  assert.deepEqual(raw.steps, general.steps.filter((step) => !step.includes("o.md")));
+  // What is wrong with a response is told as the general way tells it.
+  const refusal = (args) => {
+    const session = new Session(trusting);
+    session.beginTurn({ message: "Read", nowMs: 0 });
+    const calls = [{ id: "a", name: "cat", args }, { id: "a", name: "cat", args, extra: 1 }];
+    try {
+      session.handleModelResponse({ toolCalls: calls }, 1);
+    } catch (error) {
+      return [error.code, error.message, error.data];
+    }
+    assert.fail("refused");
+  };
+  assert.deepEqual(refusal(texts[0]), refusal({ path: "a" }));
+});
+
 test("plan review speaks Chinese when the session does", () => {
   const session = new Session({ ...gated, language: "zh", planReview: { enabled: true } });
   session.beginTurn({ message: "整理笔记", nowMs: 0 });

@@ -44,7 +44,7 @@ import type { Engine } from "./engine.js";
 import { core, session } from "./modules.js";
 import { Op, PHASES, STATUSES, Status } from "./ops.js";
 import type { Reader } from "./reader.js";
-import { rawOutputs } from "./results.js";
+import { rawArguments, rawOutputs } from "./raw.js";
 import { readRunTools, readToolResults } from "./round.js";
 
 /** Calls `op` with `args` (encoded as JS values) and reads the result. */
@@ -391,7 +391,11 @@ export class Session extends Instance {
 
   /** Takes a model response and says what to do next. */
   handleModelResponse(response: ModelResponse, nowMs: number): Decision {
-    return fields(this.engine(), Op.SessionHandleModelResponse, this.handle, [response, nowMs], readRunTools);
+    const raw = rawArguments(response);
+    if (!raw) return fields(this.engine(), Op.SessionHandleModelResponse, this.handle, [response, nowMs], readRunTools);
+    const engine = this.engine();
+    const status = engine.callSplit(Op.SessionHandleModelResponseRaw, this.handle, encodeArgs([raw.head, nowMs]), raw.texts);
+    return status === Status.Fields ? readRunTools(engine.reader()) : (engine.result(status) as Decision);
   }
 
   /** Takes results of the calls the last `runTools` handed out; returns the tool
@@ -400,7 +404,7 @@ export class Session extends Instance {
     const raw = rawOutputs(results);
     if (!raw) return fields(this.engine(), Op.SessionHandleToolResults, this.handle, [results, nowMs], readToolResults);
     const engine = this.engine();
-    const status = engine.callSplit(Op.SessionHandleToolResultsRaw, this.handle, encodeArgs([raw.results, nowMs]), raw.texts);
+    const status = engine.callSplit(Op.SessionHandleToolResultsRaw, this.handle, encodeArgs([raw.head, nowMs]), raw.texts);
     return status === Status.Fields ? readToolResults(engine.reader()) : (engine.result(status) as ToolResultsOutcome);
   }
 
