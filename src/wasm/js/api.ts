@@ -44,7 +44,7 @@ import type { Engine } from "./engine.js";
 import { core, session } from "./modules.js";
 import { Op, PHASES, STATUSES, Status } from "./ops.js";
 import type { Reader } from "./reader.js";
-import { rawArguments, rawOutputs } from "./raw.js";
+import { type Raw, rawArguments, rawOutputs } from "./raw.js";
 import { readRunTools, readToolResults } from "./round.js";
 
 /** Calls `op` with `args` (encoded as JS values) and reads the result. */
@@ -54,9 +54,18 @@ function call<T>(engine: Engine, op: number, handle: number, args: readonly unkn
 
 /** Calls `op` with `args` and builds its structured result with `read`. */
 function fields<T>(engine: Engine, op: number, handle: number, args: readonly unknown[], read: (reader: Reader) => T): T {
-  const status = engine.call(op, handle, encodeArgs(args));
-  if (status === Status.Fields) return read(engine.reader());
-  return engine.result(status) as T;
+  return answer(engine, engine.call(op, handle, encodeArgs(args)), read);
+}
+
+/** Calls `op` with a session call's long texts apart (see `raw.ts`) and its time. */
+function rawFields<T>(engine: Engine, op: number, handle: number, raw: Raw<unknown>, nowMs: number, read: (reader: Reader) => T): T {
+  return answer(engine, engine.callSplit(op, handle, encodeArgs([raw.head, nowMs]), raw.texts), read);
+}
+
+/** The structured result of the last call, built with `read`, or what else its status
+ * says (an error is thrown). */
+function answer<T>(engine: Engine, status: number, read: (reader: Reader) => T): T {
+  return status === Status.Fields ? read(engine.reader()) : (engine.result(status) as T);
 }
 
 /** Tool-call arguments as they cross: raw JSON text, its JSON literal, or a JS value;
@@ -392,20 +401,16 @@ export class Session extends Instance {
   /** Takes a model response and says what to do next. */
   handleModelResponse(response: ModelResponse, nowMs: number): Decision {
     const raw = rawArguments(response);
-    if (!raw) return fields(this.engine(), Op.SessionHandleModelResponse, this.handle, [response, nowMs], readRunTools);
-    const engine = this.engine();
-    const status = engine.callSplit(Op.SessionHandleModelResponseRaw, this.handle, encodeArgs([raw.head, nowMs]), raw.texts);
-    return status === Status.Fields ? readRunTools(engine.reader()) : (engine.result(status) as Decision);
+    if (raw) return rawFields(this.engine(), Op.SessionHandleModelResponseRaw, this.handle, raw, nowMs, readRunTools);
+    return fields(this.engine(), Op.SessionHandleModelResponse, this.handle, [response, nowMs], readRunTools);
   }
 
   /** Takes results of the calls the last `runTools` handed out; returns the tool
    * messages to append. */
   handleToolResults(results: ToolResult[], nowMs: number): ToolResultsOutcome {
     const raw = rawOutputs(results);
-    if (!raw) return fields(this.engine(), Op.SessionHandleToolResults, this.handle, [results, nowMs], readToolResults);
-    const engine = this.engine();
-    const status = engine.callSplit(Op.SessionHandleToolResultsRaw, this.handle, encodeArgs([raw.head, nowMs]), raw.texts);
-    return status === Status.Fields ? readToolResults(engine.reader()) : (engine.result(status) as ToolResultsOutcome);
+    if (raw) return rawFields(this.engine(), Op.SessionHandleToolResultsRaw, this.handle, raw, nowMs, readToolResults);
+    return fields(this.engine(), Op.SessionHandleToolResults, this.handle, [results, nowMs], readToolResults);
   }
 
   /** The events since the last call, oldest first. */

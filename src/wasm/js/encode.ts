@@ -33,7 +33,7 @@ export class Thrown {
 const thrownValues = new WeakSet<object>();
 
 /** An object literal's kind of object: what the raw crossings (`compose.ts`,
- * `results.ts`) take apart, leaving any other to the encoding below. */
+ * `raw.ts`) take apart, leaving any other to the encoding below. */
 export function plainObject(value: unknown): value is object {
   return typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 }
