@@ -11,6 +11,8 @@
 //! Two modules are built from this crate: the primitives (feature `core`) and the
 //! session engine (feature `session`); a page that only validates loads only the first.
 
+#[cfg(any(test, all(target_family = "wasm", not(target_feature = "atomics"), feature = "session")))]
+mod alloc;
 mod args;
 #[cfg(feature = "session")]
 mod compose;
@@ -38,10 +40,18 @@ use wasm_bindgen::prelude::*;
 /// The modules' allocator: talc rather than Rust's default dlmalloc, measured 3.4 KB
 /// (primitives) and 3.1 KB (session) smaller after gzip, for about 3 % of a decision's
 /// and of `composePrompt`'s time (interleaved runs; the primitives' figures unchanged).
-/// (A module without threads, as these are, is what talc's wasm setup is for.)
-#[cfg(all(target_family = "wasm", not(target_feature = "atomics")))]
+/// (A module without threads, as these are, is what talc's wasm setup is for.) The
+/// primitives allocate a few blocks a call and take it as it is.
+#[cfg(all(target_family = "wasm", not(target_feature = "atomics"), not(feature = "session")))]
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
+/// The session engine allocates dozens of small blocks a decision: it keeps those it
+/// frees for reuse by size (`alloc.rs`), in front of talc.
+#[cfg(all(target_family = "wasm", not(target_feature = "atomics"), feature = "session"))]
+#[global_allocator]
+static ALLOCATOR: alloc::SizeClasses<talc::wasm::WasmDynamicTalc> =
+    alloc::SizeClasses::new(talc::wasm::new_wasm_dynamic_allocator());
 
 pub use io::{pl_header, pl_input};
 
