@@ -301,6 +301,63 @@ test("arguments given as JSON text cross raw and decide as they would as JSON", 
   assert.deepEqual(refusal(texts[0]), refusal({ path: "a" }));
 });
 
+test("object arguments come back as the module read them, each property read once, whichever way they crossed", () => {
+  const inherits = Object.create({ inherited: 1 });
+  inherits.own = 2;
+  const cases = [
+    { path: "notes/é😀中.md", deep: [{ n: 1.5, ok: true, none: null }, [], {}], "": "empty key", 10: "an index key" },
+    // Each of these alone is something JSON does not carry as it is.
+    ...[undefined, NaN, -Infinity, -0, "\ud800", new Date(0), [1, , 3], () => 1, 1n].map((value) => ({ path: "a", deep: [{ value }] })),
+    JSON.parse('{"__proto__":{"path":"/etc/passwd"},"path":"a"}'),
+    JSON.parse('{"constructor":{"name":"x"},"path":"a"}'),
+    inherits,
+    new (class Options {})(),
+  ];
+  // One session gets the response as given (plain: arguments copied in JS, the copy sent
+  // and handed back); the other the same response with no prototype, which only the
+  // general way takes.
+  const decide = (args, plain) => {
+    const session = new Session({ tools: { read: ["cat"] } });
+    session.beginTurn({ message: "Read", nowMs: 0 });
+    const calls = [{ id: "c", name: "cat", args }];
+    const response = plain ? { text: null, toolCalls: calls } : Object.assign(Object.create(null), { text: null, toolCalls: calls });
+    const decision = session.handleModelResponse(response, 1);
+    return { decision, steps: session.steps() };
+  };
+  for (const args of cases) {
+    const copied = decide(args, true);
+    const general = decide(args, false);
+    assert.equal(copied.decision.type, "runTools");
+    assert.deepStrictEqual(copied.decision, general.decision, JSON.stringify(general.decision.calls[0].args));
+    assert.deepEqual(copied.steps, general.steps);
+    const [call] = copied.decision.calls;
+    assert.notEqual(call.args, args, "the host gets a copy, not the object it gave");
+    assert.equal(Object.getPrototypeOf(call.args), Object.prototype);
+  }
+  // A read that throws is told as the general way tells it.
+  const failing = (plain) => {
+    try {
+      decide({ get path() { throw new Error("unreadable"); } }, plain);
+    } catch (error) {
+      return [error.code, error.message];
+    }
+    assert.fail("refused");
+  };
+  assert.deepEqual(failing(true), failing(false));
+  // A getter is read once, and what it gave is what the trail shows and the host runs.
+  let reads = 0;
+  const args = {
+    get path() {
+      reads += 1;
+      return reads === 1 ? "notes/a.md" : "/etc/passwd";
+    },
+  };
+  const { decision, steps } = decide(args, true);
+  assert.equal(reads, 1);
+  assert.deepStrictEqual(decision.calls[0].args, { path: "notes/a.md" });
+  assert.deepEqual(steps, ['[Act] cat("notes/a.md")']);
+});
+
 test("plan review speaks Chinese when the session does", () => {
   const session = new Session({ ...gated, language: "zh", planReview: { enabled: true } });
   session.beginTurn({ message: "整理笔记", nowMs: 0 });

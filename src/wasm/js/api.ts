@@ -39,6 +39,7 @@ import type {
   WriteTodosValidation,
 } from "../types";
 import { rawTexts } from "./compose.js";
+import { copiedArguments } from "./copied.js";
 import { Thrown, encodeArgs, encodeValue, wellFormed } from "./encode.js";
 import type { Engine } from "./engine.js";
 import { core, session } from "./modules.js";
@@ -402,7 +403,8 @@ export class Session extends Instance {
   handleModelResponse(response: ModelResponse, nowMs: number): Decision {
     const raw = rawArguments(response);
     if (raw) return rawFields(this.engine(), Op.SessionHandleModelResponseRaw, this.handle, raw, nowMs, readRunTools);
-    return fields(this.engine(), Op.SessionHandleModelResponse, this.handle, [response, nowMs], readRunTools);
+    const copied = copiedArguments(response);
+    return fields(this.engine(), Op.SessionHandleModelResponse, this.handle, [copied?.head ?? response, nowMs], (r) => readRunTools(r, copied?.args));
   }
 
   /** Takes results of the calls the last `runTools` handed out; returns the tool

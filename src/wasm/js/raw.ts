@@ -69,7 +69,7 @@ function apart(items: readonly unknown[], field: string): Raw<Record<string, unk
 /** A plain object's own properties, each read once, as the general path would read
  * them; `undefined` for an inherited one or `__proto__` (which would set the copy's
  * prototype rather than cross). */
-function copy(object: object): Record<string, unknown> | undefined {
+export function copy(object: object): Record<string, unknown> | undefined {
   const head: Record<string, unknown> = {};
   for (const key in object) {
     if (!hasOwn.call(object, key) || key === "__proto__") return undefined;
