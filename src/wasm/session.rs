@@ -16,7 +16,7 @@ use crate::plan::tools;
 use crate::validate::compiled;
 use crate::validate::schema::Schema;
 
-use crate::session::exchange::{Decision, ModelResponse, ToolResult};
+use crate::session::exchange::{Decision, ModelResponse, ToolCallInput, ToolResult};
 use crate::session::review::{PlanReview, PlanReviewStore};
 use crate::session::Session;
 
@@ -69,18 +69,24 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, head: f64) -> Option<Result<S
             json(&s.reject(&action_id, a.options(1, "options", &compiled::REJECT_OPTIONS)?, now_ms)?)
         }),
         Op::SessionProposals => with(&|s, _| json(&s.proposals())),
-        Op::SessionHandleModelResponse | Op::SessionHandleModelResponseRaw => slab::with(&SESSIONS, handle, |s| {
-            let (response, now_ms) = match op {
-                Op::SessionHandleModelResponseRaw => raw_response(given, head)?,
-                _ => value_and_time(input, hot::model_response, "response", &compiled::MODEL_RESPONSE)?,
-            };
-            match s.handle_model_response(response, now_ms)? {
-                Decision::RunTools { calls, replies, next } => {
-                    fields(|out| turn_out::run_tools(out, &calls, &replies, &next))
+        Op::SessionHandleModelResponse | Op::SessionHandleModelResponseRaw | Op::SessionHandleModelResponseCopied => {
+            slab::with(&SESSIONS, handle, |s| {
+                let (response, now_ms) = match op {
+                    Op::SessionHandleModelResponseRaw => raw_response(given, head)?,
+                    _ => value_and_time(input, hot::model_response, "response", &compiled::MODEL_RESPONSE)?,
+                };
+                let copied = match op {
+                    Op::SessionHandleModelResponseCopied => copied_calls(&response),
+                    _ => Vec::new(),
+                };
+                match s.handle_model_response(response, now_ms)? {
+                    Decision::RunTools { calls, replies, next } => {
+                        fields(|out| turn_out::run_tools(out, &calls, &replies, &next, &copied))
+                    }
+                    decision => json(&decision),
                 }
-                decision => json(&decision),
-            }
-        }),
+            })
+        }
         Op::SessionHandleToolResults | Op::SessionHandleToolResultsRaw => slab::with(&SESSIONS, handle, |s| {
             let (results, now_ms) = match op {
                 Op::SessionHandleToolResultsRaw => raw_results(given, head)?,
@@ -140,6 +146,13 @@ fn raw_response(given: Input<'_>, head_end: f64) -> Result<(ModelResponse, f64)>
     let (mut response, now_ms) = value_and_time(head, hot::model_response, "response", &compiled::MODEL_RESPONSE)?;
     take_texts(&mut response.tool_calls, |call| &mut call.args, raw)?;
     Ok((response, now_ms))
+}
+
+/// The ids of the calls whose arguments the JS layer copied and keeps (`copied.ts`: every
+/// call's that is an object or an array): what it has, the module does not write back.
+fn copied_calls(response: &ModelResponse) -> Vec<String> {
+    let copied = |call: &&ToolCallInput| matches!(call.args, Value::Object(_) | Value::Array(_));
+    response.tool_calls.iter().filter(copied).map(|call| call.id.clone()).collect()
 }
 
 /// Puts in each item's `field`, which the head gave as a length, the next text of that

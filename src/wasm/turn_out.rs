@@ -1,20 +1,24 @@
 //! The results of every tool round, `runTools` and the tool messages, as fields (see
 //! [`Out`]) for `src/wasm/js/round.ts`. They are most of a session's results: serde_json's
 //! generic writer, built for size, took a third of a decision's time, and `JSON.parse`
-//! of its text a sixth. A call's arguments go as JSON text, one string each. The other
-//! results are rarer and go as JSON through serde.
+//! of its text a sixth. A call's arguments go as JSON text, one string each, unless the JS
+//! layer has them. The other results are rarer and go as JSON through serde.
 
 use super::out::Out;
 use crate::json::write::write_value;
 use crate::session::exchange::{NextCall, ToolCall, ToolMessage, ToolResultsOutcome};
 
-/// A `runTools` decision: its calls, its replies, then `next`.
-pub fn run_tools(out: &mut Out<'_>, calls: &[ToolCall], replies: &[ToolMessage], next: &NextCall) {
+/// A `runTools` decision: its calls, its replies, then `next`. The arguments of the calls
+/// in `copied` go as an empty string: the JS layer has them (see `copied_calls`).
+pub fn run_tools(out: &mut Out<'_>, calls: &[ToolCall], replies: &[ToolMessage], next: &NextCall, copied: &[String]) {
     out.count(calls.len());
     for call in calls {
         out.string(&call.id);
         out.string(&call.name);
-        out.string_with(|text| write_value(text, &call.args));
+        match copied.contains(&call.id) {
+            true => out.string(""),
+            false => out.string_with(|text| write_value(text, &call.args)),
+        }
     }
     messages(out, replies);
     next_call(out, next);

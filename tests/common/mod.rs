@@ -124,6 +124,25 @@ fn a_tool_round_crosses_as_fields_with_its_arguments_as_json() {
 }
 
 #[wasm_bindgen_test]
+fn arguments_the_js_layer_copied_are_not_written_back_and_the_others_are() {
+    let (_, _, numbers) = call(Op::SessionNew, 0, r#"[{"tools":{"read":["cat"]}}]"#, 0.0);
+    let session = numbers[0];
+    ok(call(Op::SessionBeginTurn, session, r#"[{"message":"Read","nowMs":0}]"#, 0.0).0, "begin");
+    // An object and an array are what the JS layer copies; text and null it does not.
+    let calls = [r#"{"p":"a"}"#, r#"[1]"#, r#""{\"p\":\"b\"}""#, "null"]
+        .iter()
+        .enumerate()
+        .map(|(i, args)| format!(r#"{{"id":"{i}","name":"cat","args":{args}}}"#))
+        .collect::<Vec<_>>()
+        .join(",");
+    let response = format!(r#"[{{"toolCalls":[{calls}]}},1]"#);
+    let (status, text, _) = call(Op::SessionHandleModelResponseCopied, session, &response, 0.0);
+    assert_eq!(status, Status::Fields as u32, "{text}");
+    assert!(text.starts_with(r#"0cat1cat2cat{"p":"b"}3catnull"#), "{text}");
+    call(Op::SessionFree, session, "", 0.0);
+}
+
+#[wasm_bindgen_test]
 fn host_values_cross_with_what_json_cannot_carry() {
     let input = r#"[{"todos":<o"Date",0>{},"focus":undefined,"n":NaN,"f":<f2>,"x":<x"boom">}]"#;
     let (status, text, _) = call(Op::ContextCapsule, 0, input, 0.0);

@@ -63,8 +63,7 @@ function rawFields<T>(engine: Engine, op: number, handle: number, raw: Raw<unkno
   return answer(engine, engine.callSplit(op, handle, encodeArgs([raw.head, nowMs]), raw.texts), read);
 }
 
-/** The structured result of the last call, built with `read`, or what else its status
- * says (an error is thrown). */
+/** The structured result of the last call, built with `read`, or what its status says. */
 function answer<T>(engine: Engine, status: number, read: (reader: Reader) => T): T {
   return status === Status.Fields ? read(engine.reader()) : (engine.result(status) as T);
 }
@@ -404,7 +403,8 @@ export class Session extends Instance {
     const raw = rawArguments(response);
     if (raw) return rawFields(this.engine(), Op.SessionHandleModelResponseRaw, this.handle, raw, nowMs, readRunTools);
     const copied = copiedArguments(response);
-    return fields(this.engine(), Op.SessionHandleModelResponse, this.handle, [copied?.head ?? response, nowMs], (r) => readRunTools(r, copied?.args));
+    if (copied) return fields(this.engine(), Op.SessionHandleModelResponseCopied, this.handle, [copied.head, nowMs], (r) => readRunTools(r, copied.args));
+    return fields(this.engine(), Op.SessionHandleModelResponse, this.handle, [response, nowMs], readRunTools);
   }
 
   /** Takes results of the calls the last `runTools` handed out; returns the tool

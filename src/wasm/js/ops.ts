@@ -50,6 +50,7 @@ export const Op = {
   SessionToolDefinitions: 69,
   SessionHandleToolResultsRaw: 70,
   SessionHandleModelResponseRaw: 71,
+  SessionHandleModelResponseCopied: 72,
   ReviewsNew: 80,
   ReviewsFree: 81,
   ReviewsFromJson: 82,
