@@ -19,6 +19,7 @@ use crate::validate::schema::Schema;
 use crate::session::exchange::{Decision, ModelResponse, ToolCallInput, ToolResult};
 use crate::session::review::{PlanReview, PlanReviewStore};
 use crate::session::Session;
+use crate::sort::sort_by;
 
 thread_local! {
     static SESSIONS: RefCell<Slab<Session>> = const { RefCell::new(Slab::new()) };
@@ -150,9 +151,12 @@ fn raw_response(given: Input<'_>, head_end: f64) -> Result<(ModelResponse, f64)>
 
 /// The ids of the calls whose arguments the JS layer copied and keeps (`copied.ts`: every
 /// call's that is an object or an array): what it has, the module does not write back.
+/// Sorted, so that looking each call up stays n log n however many a response holds.
 fn copied_calls(response: &ModelResponse) -> Vec<String> {
     let copied = |call: &&ToolCallInput| matches!(call.args, Value::Object(_) | Value::Array(_));
-    response.tool_calls.iter().filter(copied).map(|call| call.id.clone()).collect()
+    let mut ids: Vec<String> = response.tool_calls.iter().filter(copied).map(|call| call.id.clone()).collect();
+    sort_by(&mut ids, |a, b| a < b);
+    ids
 }
 
 /// Puts in each item's `field`, which the head gave as a length, the next text of that

@@ -9,13 +9,14 @@ use crate::json::write::write_value;
 use crate::session::exchange::{NextCall, ToolCall, ToolMessage, ToolResultsOutcome};
 
 /// A `runTools` decision: its calls, its replies, then `next`. The arguments of the calls
-/// in `copied` go as an empty string: the JS layer has them (see `copied_calls`).
+/// in `copied` (sorted ids) go as an empty string: the JS layer has them (see
+/// `copied_calls`).
 pub fn run_tools(out: &mut Out<'_>, calls: &[ToolCall], replies: &[ToolMessage], next: &NextCall, copied: &[String]) {
     out.count(calls.len());
     for call in calls {
         out.string(&call.id);
         out.string(&call.name);
-        match copied.contains(&call.id) {
+        match copied.binary_search(&call.id).is_ok() {
             true => out.string(""),
             false => out.string_with(|text| write_value(text, &call.args)),
         }

@@ -128,17 +128,17 @@ fn arguments_the_js_layer_copied_are_not_written_back_and_the_others_are() {
     let (_, _, numbers) = call(Op::SessionNew, 0, r#"[{"tools":{"read":["cat"]}}]"#, 0.0);
     let session = numbers[0];
     ok(call(Op::SessionBeginTurn, session, r#"[{"message":"Read","nowMs":0}]"#, 0.0).0, "begin");
-    // An object and an array are what the JS layer copies; text and null it does not.
-    let calls = [r#"{"p":"a"}"#, r#"[1]"#, r#""{\"p\":\"b\"}""#, "null"]
+    // An object and an array are what the JS layer copies; text and null it does not. (The
+    // ids out of order: the module looks them up in a sorted list.)
+    let calls = [("z", r#"{"p":"a"}"#), ("y", "[1]"), ("x", "{}"), ("w", r#""{\"p\":\"b\"}""#), ("v", "null")]
         .iter()
-        .enumerate()
-        .map(|(i, args)| format!(r#"{{"id":"{i}","name":"cat","args":{args}}}"#))
+        .map(|(id, args)| format!(r#"{{"id":"{id}","name":"cat","args":{args}}}"#))
         .collect::<Vec<_>>()
         .join(",");
     let response = format!(r#"[{{"toolCalls":[{calls}]}},1]"#);
     let (status, text, _) = call(Op::SessionHandleModelResponseCopied, session, &response, 0.0);
     assert_eq!(status, Status::Fields as u32, "{text}");
-    assert!(text.starts_with(r#"0cat1cat2cat{"p":"b"}3catnull"#), "{text}");
+    assert!(text.starts_with(r#"zcatycatxcatwcat{"p":"b"}vcatnull"#), "{text}");
     call(Op::SessionFree, session, "", 0.0);
 }
 

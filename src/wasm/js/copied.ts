@@ -88,6 +88,7 @@ class JsonCopy {
       const item = this.value(array[i], depth + 1);
       if (item === NOT_JSON) return NOT_JSON;
       items.push(item);
+      if (!hasOwn.call(items, i)) return NOT_JSON;
     }
     return items;
   }
@@ -95,13 +96,14 @@ class JsonCopy {
   private object(object: object, depth: number): unknown {
     const members: Record<string, unknown> = {};
     for (const key in object) {
-      // `__proto__` would set the copy's prototype rather than be a key. (A setter some
-      // other code planted on Object.prototype would take a key too, but then in the
-      // copy the module reads as in the one the host gets.)
+      // `__proto__` would set the copy's prototype rather than be a key.
       if (!hasOwn.call(object, key) || key === "__proto__") return NOT_JSON;
       const item = this.value((object as Record<string, unknown>)[key], depth + 1);
       if (item === NOT_JSON) return NOT_JSON;
       members[key] = item;
+      // A setter another script planted on a prototype would take the item for itself,
+      // and the copy would hold less than the arguments did.
+      if (!hasOwn.call(members, key)) return NOT_JSON;
     }
     return members;
   }
