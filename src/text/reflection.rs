@@ -6,7 +6,9 @@
 //! sentence is picked, including an unclosed opening tag (a reply cut mid-thought) and the
 //! text before an orphan closing tag (models whose opening tag sits in the prompt).
 
-use crate::text::{cap_words, one_line};
+use std::borrow::Cow;
+
+use crate::text::cap_words;
 
 /// The default cap of [`extract_reflection`], in code points.
 pub const DEFAULT_MAX_CHARS: usize = 160;
@@ -19,28 +21,33 @@ const ABBREVIATIONS: [&str; 9] = ["e.g", "i.e", "etc", "vs", "mr", "mrs", "dr", 
 /// The first sentence of `text`'s visible part, capped at `max_chars`; `None` when
 /// nothing visible remains.
 pub fn extract_reflection(text: &str, max_chars: usize) -> Option<String> {
+    let max_chars = max_chars.max(1);
     let visible = strip_hidden(text);
-    let prose = prose_lines(&visible);
+    // Capping the sentence looks at its first `max_chars + 1` characters, and telling
+    // where it ends one further: prose past that changes nothing, so reading lines stops
+    // there (a reply of a thousand characters took three quarters of its decision's time
+    // before).
+    let prose = prose_lines(&visible, max_chars + 2);
     let sentence = first_sentence(&prose);
     if sentence.is_empty() {
         None
     } else {
-        Some(cap_words(sentence, max_chars.max(1)))
+        Some(cap_words(sentence, max_chars))
     }
 }
 
 /// Removes reasoning blocks in one pass. Tags match case-insensitively and may carry
-/// attributes; a closing tag with no opening one hides everything before it.
-fn strip_hidden(text: &str) -> String {
-    let lower = text.to_ascii_lowercase();
+/// attributes; a closing tag with no opening one hides everything before it. Text with
+/// no such tag (the usual) is not copied.
+fn strip_hidden(text: &str) -> Cow<'_, str> {
     let mut visible = String::new();
     let mut hidden_by: Option<&str> = None;
     let mut from = 0; // start of the text not yet copied or dropped
     let mut at = 0;
-    while let Some(i) = lower[at..].find('<') {
+    while let Some(i) = text[at..].find('<') {
         let start = at + i;
         at = start + 1;
-        let Some((tag, closing, end)) = hidden_tag_at(&lower, start) else { continue };
+        let Some((tag, closing, end)) = hidden_tag_at(text, start) else { continue };
         match (hidden_by, closing) {
             (None, false) => {
                 visible.push_str(&text[from..start]);
@@ -54,36 +61,44 @@ fn strip_hidden(text: &str) -> String {
         from = end;
         at = end;
     }
+    if from == 0 && hidden_by.is_none() {
+        return Cow::Borrowed(text);
+    }
     if hidden_by.is_none() {
         visible.push_str(&text[from..]);
     }
-    visible
+    Cow::Owned(visible)
 }
 
-/// The hidden tag starting at byte `start` of `lower`: its name, whether it closes, and
+/// The hidden tag starting at byte `start` of `text`: its name, whether it closes, and
 /// the byte after its `>`.
-fn hidden_tag_at(lower: &str, start: usize) -> Option<(&'static str, bool, usize)> {
-    let rest = &lower[start + 1..];
+fn hidden_tag_at(text: &str, start: usize) -> Option<(&'static str, bool, usize)> {
+    let rest = &text[start + 1..];
     let (closing, rest) = match rest.strip_prefix('/') {
         Some(r) => (true, r),
         None => (false, rest),
     };
     let name_len = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
-    let tag = HIDDEN_TAGS.into_iter().find(|t| *t == &rest[..name_len])?;
+    let tag = HIDDEN_TAGS.into_iter().find(|t| t.eq_ignore_ascii_case(&rest[..name_len]))?;
     let after = &rest[name_len..];
     let close = match after.chars().next() {
         Some('>') => 0,
         Some(c) if c.is_whitespace() && !closing => after.find('>')?,
         _ => return None,
     };
-    Some((tag, closing, lower.len() - after.len() + close + 1))
+    Some((tag, closing, text.len() - after.len() + close + 1))
 }
 
-/// Visible prose: code fences dropped, markdown markers and step tags removed, one line.
-fn prose_lines(text: &str) -> String {
-    let mut lines = Vec::new();
+/// Visible prose: code fences dropped, markdown markers and step tags removed, all on one
+/// line (whitespace runs one space); lines are read until it holds `enough` characters.
+fn prose_lines(text: &str, enough: usize) -> String {
+    let mut prose = String::new();
+    let mut chars = 0;
     let mut in_fence = false;
     for line in text.lines() {
+        if chars >= enough {
+            break;
+        }
         let trimmed = line.trim();
         if trimmed.starts_with("```") {
             in_fence = !in_fence;
@@ -93,9 +108,9 @@ fn prose_lines(text: &str) -> String {
             continue;
         }
         let mut rest = trimmed.trim_start_matches(['#', '>', '-', '*', '+', ' ']);
-        let numbered = rest.find(['.', ')']).filter(|&i| i > 0 && rest[..i].bytes().all(|b| b.is_ascii_digit()));
-        if let Some(i) = numbered {
-            rest = &rest[i + 1..];
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0 && matches!(rest.as_bytes().get(digits), Some(b'.' | b')')) {
+            rest = &rest[digits + 1..];
         }
         let mut rest = rest.trim_start();
         while let Some(tagged) = rest.strip_prefix('[').and_then(|r| r.find(']').map(|i| (i, r))) {
@@ -105,9 +120,20 @@ fn prose_lines(text: &str) -> String {
             }
             rest = r[i + 1..].trim_start();
         }
-        lines.push(rest.replace("**", "").replace("__", "").replace('`', ""));
+        let plain = match rest.contains(['*', '_', '`']) {
+            true => Cow::Owned(rest.replace("**", "").replace("__", "").replace('`', "")),
+            false => Cow::Borrowed(rest),
+        };
+        for word in plain.split_whitespace() {
+            if !prose.is_empty() {
+                prose.push(' ');
+                chars += 1;
+            }
+            prose.push_str(word);
+            chars += word.chars().count();
+        }
     }
-    one_line(&lines.join(" "))
+    prose
 }
 
 /// Up to and including the first sentence end: `.`, `!` or `?` before a space or the
@@ -179,6 +205,20 @@ mod tests {
         );
         assert_eq!(reflect("```js\nlet x = 1.\n```\n1. Checked the file."), Some("Checked the file.".into()));
         assert_eq!(reflect("   \n\n"), None);
+    }
+
+    #[test]
+    fn reads_only_as_far_as_the_sentence_needs_yet_sees_a_late_closing_tag() {
+        let lines = "A line with no end\n".repeat(2_000);
+        // The sentence runs over lines, and is capped at a word.
+        let capped = extract_reflection(&lines, 30).unwrap();
+        assert_eq!(capped, "A line with no end A line…");
+        // A stop right after the cap, or one character further, is seen as a stop.
+        assert_eq!(reflect("Twelve chars."), Some("Twelve chars.".into()));
+        assert_eq!(extract_reflection("Ten chars. then more", 10), Some("Ten chars.".into()));
+        assert_eq!(extract_reflection("Ten chars.x then more", 10), Some("Ten chars…".into()));
+        // An orphan closing tag at the very end still hides all before it.
+        assert_eq!(reflect(&(lines + "</think>Visible.")), Some("Visible.".into()));
     }
 
     #[test]
