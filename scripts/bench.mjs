@@ -178,6 +178,23 @@ console.log(`  ${us(sessionTime)} per decision, the arguments an object`);
 console.log(`  ${us(decisions.decideText)} per decision, the arguments JSON text (JSON.stringify included)`);
 goals.push([`Session.handleModelResponse + handleToolResults, one call, ${ARGS_BYTES}-byte args (µs)`, [sessionTime / 1000], 10, 5]);
 
+// A turn that ends in a final answer of markdown (printed, no goal): the answer's
+// reading (the [Reflect] sentence, steps from text, markers) is most of it.
+const ANSWER = "## Q3 revenue\n\nRevenue was **4.2M** (+8% \"quarter over quarter\"). Product A: 1.9M; product B: 1.4M; services: 0.9M.\n- Margin held at 41%.\n".repeat(8);
+const answering = new planloop.Session({ maxIterations: 100, timeoutMs: 86_400_000, tools: { read: ["read_file"] } });
+let answeredAt = 0;
+const finals = measure(
+  {
+    answer: (i) => {
+      answering.beginTurn({ message: "Summarise the Q3 revenue notes.", nowMs: ++answeredAt });
+      const decision = answering.handleModelResponse({ text: ANSWER + i, toolCalls: [] }, ++answeredAt);
+      if (decision.type !== "finalize") throw new Error(`final answer: ${decision.type}`);
+    },
+  },
+  SESSION_BATCH,
+);
+console.log(`  ${us(finals.answer)} per turn of beginTurn and a ${ANSWER.length.toLocaleString("en")}-unit final answer`);
+
 progress("100,000 decisions in one session");
 const FLAT = 100_000;
 const WINDOW = 200;
