@@ -11,14 +11,13 @@
 // and says what is wrong.
 import type { ModelResponse } from "../types";
 import { plainObject, wellFormed } from "./encode.js";
-import { copy } from "./raw.js";
+import { ANY_LIMITS } from "./ops.js";
+import { copies, copy } from "./raw.js";
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
-/** The module's limits for arguments (`ANY_MAX_DEPTH`, `ANY_MAX_NODES` in
- * src/validate/schema.rs): beyond them it refuses, so no copy is needed. */
-const MAX_DEPTH = 64;
-const MAX_NODES = 100_000;
+/** The module's limits for arguments: beyond them it refuses, so no copy is needed. */
+const { DEPTH_MAX, NODES_MAX } = ANY_LIMITS;
 
 /** A response whose calls' object arguments are copies, and the copies by call id. */
 export interface Copied {
@@ -31,24 +30,18 @@ export interface Copied {
 export function copiedArguments(response: ModelResponse): Copied | undefined {
   try {
     const head = plainObject(response) ? copy(response) : undefined;
-    const calls = head?.toolCalls;
-    if (!head || !Array.isArray(calls) || Object.getPrototypeOf(calls) !== Array.prototype) return undefined;
-    const heads: Record<string, unknown>[] = new Array(calls.length);
+    const calls = head && copies(head.toolCalls);
+    if (!head || !calls) return undefined;
     const args = new Map<string, unknown>();
-    for (let i = 0; i < calls.length; i++) {
-      const call: unknown = calls[i];
-      const callHead = plainObject(call) ? copy(call) : undefined;
-      if (!callHead) return undefined;
-      if (typeof callHead.args === "object" && callHead.args !== null) {
-        const copied = new JsonCopy().value(callHead.args, 0);
-        if (copied === NOT_JSON) return undefined;
-        callHead.args = copied;
-        if (typeof callHead.id === "string") args.set(callHead.id, copied);
-      }
-      heads[i] = callHead;
+    for (const call of calls) {
+      if (typeof call.args !== "object" || call.args === null) continue;
+      const copied = new JsonCopy().value(call.args, 0);
+      if (copied === NOT_JSON) return undefined;
+      call.args = copied;
+      if (typeof call.id === "string") args.set(call.id, copied);
     }
     if (args.size === 0) return undefined;
-    head.toolCalls = heads;
+    head.toolCalls = calls;
     return { head, args };
   } catch {
     return undefined;
@@ -63,7 +56,7 @@ class JsonCopy {
   private nodes = 0;
 
   value(value: unknown, depth: number): unknown {
-    if (++this.nodes > MAX_NODES) return NOT_JSON;
+    if (++this.nodes > NODES_MAX) return NOT_JSON;
     switch (typeof value) {
       case "string":
         return wellFormed(value) ? value : NOT_JSON;
@@ -73,7 +66,7 @@ class JsonCopy {
         return value;
       case "object":
         if (value === null) return null;
-        if (depth >= MAX_DEPTH) return NOT_JSON;
+        if (depth >= DEPTH_MAX) return NOT_JSON;
         return Array.isArray(value) ? this.array(value as unknown[], depth) : this.object(value, depth);
       default:
         return NOT_JSON;
@@ -82,7 +75,7 @@ class JsonCopy {
 
   private array(array: unknown[], depth: number): unknown {
     const length = array.length;
-    if (length > MAX_NODES) return NOT_JSON;
+    if (length > NODES_MAX) return NOT_JSON;
     const items: unknown[] = [];
     for (let i = 0; i < length; i++) {
       const item = this.value(array[i], depth + 1);

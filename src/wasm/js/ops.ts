@@ -94,3 +94,9 @@ export const COMPOSE_LIMITS = {
   NAME_MAX: 64,
   TEXT_MAX: 100000,
 } as const;
+
+/** The limits of a tool call's arguments, schema `{}` (see src/validate/schema.rs). */
+export const ANY_LIMITS = {
+  DEPTH_MAX: 64,
+  NODES_MAX: 100000,
+} as const;

@@ -39,7 +39,7 @@ export function rawArguments(response: ModelResponse): Raw<Record<string, unknow
     if (!plainObject(response)) return undefined;
     if (!long(Object.getOwnPropertyDescriptor(response, "toolCalls")?.value, "args", RAW_ARGUMENTS_MIN_UNITS)) return undefined;
     const head = copy(response);
-    const split = head && apart(head.toolCalls as unknown[], "args");
+    const split = head && apart(head.toolCalls, "args");
     if (!head || !split) return undefined;
     head.toolCalls = split.head;
     return { head, texts: split.texts };
@@ -50,20 +50,30 @@ export function rawArguments(response: ModelResponse): Raw<Record<string, unknow
 
 /** Each of `items`, a plain object, copied with `field` (a well-formed string) as its
  * length; the fields joined. */
-function apart(items: readonly unknown[], field: string): Raw<Record<string, unknown>[]> | undefined {
-  if (!Array.isArray(items) || Object.getPrototypeOf(items) !== Array.prototype) return undefined;
-  const heads: Record<string, unknown>[] = new Array(items.length);
+function apart(items: unknown, field: string): Raw<Record<string, unknown>[]> | undefined {
+  const heads = copies(items);
+  if (!heads) return undefined;
   let texts = "";
-  for (let i = 0; i < items.length; i++) {
-    const item: unknown = items[i];
-    const head = plainObject(item) ? copy(item) : undefined;
-    const text = head?.[field];
+  for (const head of heads) {
+    const text = head[field];
     if (typeof text !== "string" || !wellFormed(text)) return undefined;
-    head![field] = text.length;
-    heads[i] = head!;
+    head[field] = text.length;
     texts += text;
   }
   return { head: heads, texts };
+}
+
+/** `items`, an array of plain objects, each copied; `undefined` for anything else. */
+export function copies(items: unknown): Record<string, unknown>[] | undefined {
+  if (!Array.isArray(items) || Object.getPrototypeOf(items) !== Array.prototype) return undefined;
+  const heads: Record<string, unknown>[] = new Array(items.length);
+  for (let i = 0; i < items.length; i++) {
+    const item: unknown = items[i];
+    const head = plainObject(item) ? copy(item) : undefined;
+    if (!head) return undefined;
+    heads[i] = head;
+  }
+  return heads;
 }
 
 /** A plain object's own properties, each read once, as the general path would read
