@@ -24,11 +24,10 @@ pub(super) fn check_unique_ids(calls: &[ToolCallInput]) -> Result<()> {
     sort_by(&mut repeated, |a, b| a < b);
     let issues: Vec<Issue> = repeated
         .into_iter()
-        .map(|i| (i, &calls[i]))
-        .map(|(i, call)| {
+        .map(|i| {
             let path =
                 vec![PathSegment::Key("toolCalls".into()), PathSegment::Index(i as u32), PathSegment::Key("id".into())];
-            Issue::custom(format!("Two tool calls share the id \"{}\"", call.id), path)
+            Issue::custom(format!("Two tool calls share the id \"{}\"", calls[i].id), path)
         })
         .collect();
     match issues.is_empty() {
