@@ -127,8 +127,9 @@ fn write_members(out: &mut Vec<u8>, members: &[(std::borrow::Cow<'_, str>, Value
 }
 
 /// A whole number below 2^53 as an integer (`1`, not `1.0`, as JSON.stringify writes
-/// it; `-0` is not one); any other as serde_json writes an `f64`.
-fn write_number(out: &mut Vec<u8>, n: f64) {
+/// it; `-0` is not one); any other as serde_json writes an `f64` (`NaN` and the
+/// infinities as `null`).
+pub fn write_number(out: &mut Vec<u8>, n: f64) {
     if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 && !(n == 0.0 && n.is_sign_negative()) {
         if n < 0.0 {
             out.push(b'-');

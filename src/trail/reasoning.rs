@@ -320,7 +320,7 @@ fn write_compact<'a, I: Input<'a>>(value: &I, out: &mut Vec<u8>, budget: usize) 
     match value.kind() {
         Kind::Undefined | Kind::Null | Kind::Other => out.extend_from_slice(b"null"),
         Kind::Boolean => out.extend_from_slice(if value.boolean() { b"true" } else { b"false" }),
-        Kind::Number => crate::json::write::write_value(out, &crate::json::value::Value::Number(value.number())),
+        Kind::Number => crate::json::write::write_number(out, value.number()),
         Kind::String => crate::json::write_string(out, &value.text()?.value),
         Kind::Array => {
             out.push(b'[');
@@ -430,6 +430,14 @@ mod tests {
         assert!(l.record_reflection("<think>hidden</think>", 160, 1, 0.0).is_none());
         assert_eq!(l.record_reflection("Found it. Next.", 160, 1, 0.0).unwrap().step(), "[Reflect] Found it.");
         assert_eq!(l.steps(), ["[Reflect] Found it."]);
+    }
+
+    #[test]
+    fn arguments_without_a_string_are_shown_as_compact_json_numbers_as_json_writes_them() {
+        let mut l = log(HistoryMode::Full, 10);
+        let args = crate::json::parse(br#"{"ids": [1, 2.5, -3, 1e21, 0.1], "all": false, "to": null}"#).unwrap();
+        let step = l.record_act("delete_notes", &&*args, 1, 0.0).unwrap().step();
+        assert_eq!(step, r#"[Act] delete_notes({"ids":[1,2.5,-3,1e+21,0.1],"all":false,"to":null})"#);
     }
 
     #[test]
