@@ -67,6 +67,32 @@ test("JS values (undefined and -0 included): planloop answers exactly as zod saf
   assert.deepEqual(disagreements.slice(0, 3), [], `${disagreements.length} disagreements`);
 });
 
+// The session module reads write_todos arguments the full way only (the one-pass reader
+// is the primitives module's): its replies must be the primitives' acks, whichever way
+// the arguments came (JSON text, or its parsed value: a session reads a call's arguments
+// as JSON, where `undefined` is `null`, so JS values that JSON cannot carry are left out).
+test("a Session answers each write_todos call as PlannerState.applyWriteTodos does", () => {
+  const session = new planloop.Session({ tools: { default: "read" }, maxIterations: 100_000, timeoutMs: 86_400_000 });
+  session.beginTurn({ message: "Plan it", nowMs: 0 });
+  const planner = new planloop.PlannerState({ maxPlannerOnlyStreak: 1000 });
+  const disagreements = [];
+  let iteration = 0;
+  for (const { text } of entries) {
+    const parsed = safeParse(text);
+    for (const args of parsed === NOT_JSON || typeof parsed === "string" ? [text] : [text, parsed]) {
+      iteration += 1;
+      const calls = [{ id: `w${iteration}`, name: "write_todos", args }, { id: `s${iteration}`, name: "search", args: { page: iteration } }];
+      const decision = session.handleModelResponse({ text: null, toolCalls: calls }, iteration);
+      const reply = decision.replies?.find((r) => r.toolCallId === `w${iteration}`);
+      const expected = planner.applyWriteTodos(args, iteration);
+      if (reply === undefined || !same(JSON.parse(reply.content), expected)) disagreements.push({ args, reply, expected });
+      session.handleToolResults([{ id: `s${iteration}`, output: `page ${iteration}` }], iteration);
+    }
+  }
+  assert.ok(iteration > PAYLOADS * 1.5, "most payloads were sent both as text and as a value");
+  assert.deepEqual(disagreements.slice(0, 3), [], `${disagreements.length} disagreements`);
+});
+
 test("z.fromJSONSchema(writeTodosJsonSchema()) accepts and rejects exactly what planloop does", () => {
   const fromPlanloop = z.fromJSONSchema(planloop.writeTodosJsonSchema());
   const disagreements = [];
