@@ -159,18 +159,26 @@ impl PlannerState {
 
     /// Applies one `write_todos` call. A call the guard refuses is not even parsed.
     pub fn apply_write_todos<'a, I: Input<'a>>(&mut self, args: Args<'a, I>, now_ms: f64) -> Result<PlannerAck> {
+        if self.guard.refusal().is_none() {
+            if let Args::Text(text) | Args::Host(text) = args {
+                match write_todos::read(text, matches!(args, Args::Host(_))) {
+                    Outcome::Valid(found) => {
+                        self.replace_found(text, &found, now_ms);
+                        return Ok(PlannerAck::Accepted(self.accepted()));
+                    }
+                    Outcome::Invalid(mistakes) => return Ok(invalid(mistakes.iter().map(Mistake::issue).collect())),
+                    Outcome::Unsure => {}
+                }
+            }
+        }
+        self.apply_in_full(args, now_ms)
+    }
+
+    /// [`Self::apply_write_todos`] the full way, for a caller that has already run the
+    /// one-pass reader and got `Unsure` (or has not run it because the guard refuses).
+    pub fn apply_in_full<'a, I: Input<'a>>(&mut self, args: Args<'a, I>, now_ms: f64) -> Result<PlannerAck> {
         if let Some(refusal) = self.guard.refusal() {
             return Ok(self.refused(refusal));
-        }
-        if let Args::Text(text) | Args::Host(text) = args {
-            match write_todos::read(text, matches!(args, Args::Host(_))) {
-                Outcome::Valid(found) => {
-                    self.replace_found(text, &found, now_ms);
-                    return Ok(PlannerAck::Accepted(self.accepted()));
-                }
-                Outcome::Invalid(mistakes) => return Ok(invalid(mistakes.iter().map(Mistake::issue).collect())),
-                Outcome::Unsure => {}
-            }
         }
         let args = match todos::validate(args)?.into_args()? {
             Ok(args) => args,

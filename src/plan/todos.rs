@@ -4,8 +4,6 @@
 //! merge logic and a state is always one the model wrote. The limits keep a plan small
 //! enough to stay in every prompt: at most 8 todos, short ids and texts.
 
-use std::borrow::Cow;
-
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -17,7 +15,7 @@ use crate::json::value::Value;
 use crate::validate::compiled;
 use crate::validate::input::Input;
 use crate::validate::schema::{self};
-use crate::validate::write_todos::{self, Field, Found, FoundTodo, Mistake, Outcome, Source, Span, STATUSES};
+use crate::validate::write_todos::{Field, FoundTodo, Source, Span};
 
 /// Where a todo stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
@@ -160,7 +158,9 @@ pub enum Args<'a, I> {
 
 /// Validates `write_todos` arguments as zod's `safeParse` would; text is read as
 /// `safeParse(JSON.parse(text))` would read it, with `invalid_json` for text that is not
-/// JSON.
+/// JSON. This is the full way (a tree, then the schema's validator): callers holding
+/// text run the one-pass reader first (`write_todos::read`) and come here when it is
+/// `Unsure`, so the text is never read by it twice.
 pub fn validate<'a, I: Input<'a>>(args: Args<'a, I>) -> Result<WriteTodosValidation<'a>> {
     let schema = &compiled::WRITE_TODOS;
     let (text, host) = match args {
@@ -168,15 +168,6 @@ pub fn validate<'a, I: Input<'a>>(args: Args<'a, I>) -> Result<WriteTodosValidat
         Args::Text(text) => (text, false),
         Args::Host(text) => (text, true),
     };
-    match write_todos::read(text, host) {
-        Outcome::Valid(found) => {
-            return Ok(WriteTodosValidation::Success { success: Flag, data: found_value(&Source::new(text), &found) })
-        }
-        Outcome::Invalid(mistakes) => {
-            return Ok(WriteTodosValidation::from_outcome(Err(mistakes.iter().map(Mistake::issue).collect())))
-        }
-        Outcome::Unsure => {}
-    }
     let parsed = match host {
         true => crate::json::parse_host(text),
         false => crate::json::parse(text),
@@ -224,26 +215,6 @@ pub fn assign_field(slot: &mut Option<String>, text: &Source<'_>, field: &Field)
 fn assign(s: &mut String, text: &Source<'_>, span: &Span) {
     s.clear();
     s.push_str(&text.string(span));
-}
-
-/// The validated data of arguments the one-pass reader found valid, as zod returns it.
-fn found_value<'a>(text: &Source<'a>, found: &Found) -> Value<'a> {
-    let todo = |t: &FoundTodo| {
-        Value::Object(vec![
-            (Cow::Borrowed("id"), Value::String(text.string(&t.id))),
-            (Cow::Borrowed("content"), Value::String(text.string(&t.content))),
-            (Cow::Borrowed("status"), Value::String(Cow::Borrowed(STATUSES[t.status as usize]))),
-        ])
-    };
-    let mut members = vec![(Cow::Borrowed("todos"), Value::Array(found.todos.iter().map(todo).collect()))];
-    for (key, field) in [("focus", found.focus), ("note", found.note)] {
-        match field {
-            Field::Absent => {}
-            Field::Undefined => members.push((Cow::Borrowed(key), Value::Undefined)),
-            Field::Text(span) => members.push((Cow::Borrowed(key), Value::String(text.string(&span)))),
-        }
-    }
-    Value::Object(members)
 }
 
 /// How far the list has come: `(completed, total)`.

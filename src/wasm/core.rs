@@ -247,7 +247,7 @@ fn apply(planner: &mut PlannerState, given: Input<'_>, host: bool, now_ms: f64) 
         true => TodoArgs::<&Value>::Host(input),
         false => TodoArgs::Text(input),
     };
-    ack(planner.apply_write_todos(args, now_ms)?)
+    ack(planner.apply_in_full(args, now_ms)?)
 }
 
 /// An ack the full path made: a rejection for invalid arguments as its message and
