@@ -38,7 +38,7 @@ impl TodoStatus {
         }
     }
 
-    /// The status at `index` of the schema's list ([`STATUSES`]).
+    /// The status at `index` of the schema's list ([`STATUSES`](crate::validate::write_todos::STATUSES)).
     pub fn from_index(index: u8) -> TodoStatus {
         match index {
             0 => TodoStatus::Pending,
@@ -47,7 +47,7 @@ impl TodoStatus {
         }
     }
 
-    /// Its index in the schema's list ([`STATUSES`]).
+    /// Its index in the schema's list ([`STATUSES`](crate::validate::write_todos::STATUSES)).
     pub fn index(self) -> u32 {
         self as u32
     }
