@@ -46,8 +46,16 @@ pub fn from_value<T: FromValue>(mut value: Value<'_>) -> Result<T> {
     let read = T::from_value(&mut value, &mut mismatch);
     match mismatch.0 {
         None => Ok(read),
-        Some(expected) => Err(Error::internal(&format!("schema and type disagree: expected {expected}"))),
+        Some(expected) => Err(disagreement(expected)),
     }
+}
+
+/// The error of a value its schema passed that does not fit the type: out of line, so
+/// that each of the many `from_value` instances holds a call rather than a `format!`.
+#[cold]
+#[inline(never)]
+fn disagreement(expected: &str) -> Error {
+    Error::internal(&format!("schema and type disagree: expected {expected}"))
 }
 
 /// How serde spells a Rust name under a `rename_all` rule (the rules planloop uses).

@@ -10,7 +10,8 @@ use crate::json::value::Value;
 use crate::validate::input::{Input, Kind};
 use crate::validate::schema::{self, Schema};
 
-fn checked<'s, 'a, I: Input<'a>>(schema: &'s Schema, input: I, name: &str) -> Result<Value<'s>> {
+/// `input` as its schema passes it, or an `invalid_argument` error with the issues.
+pub fn checked<'s, 'a, I: Input<'a>>(schema: &'s Schema, input: I, name: &str) -> Result<Value<'s>> {
     schema::validate(schema, input)?.map_err(|issues| Error::invalid_argument(name, issues))
 }
 

@@ -14,6 +14,11 @@ static UNDEFINED: Value<'static> = Value::Undefined;
 #[cfg_attr(not(all(feature = "core", feature = "session")), allow(dead_code))]
 impl<'t> Args<'t> {
     pub fn parse(input: &'t [u8]) -> Result<Args<'t>> {
+        // No arguments (a getter's call): no parser to set up and take down, a tenth of
+        // such a call's time.
+        if input == b"[]" {
+            return Ok(Args(Document::new(Value::Array(Vec::new()))));
+        }
         let document = crate::json::parse_host(input).map_err(|e| Error::internal(&e.message))?;
         match &*document {
             Value::Array(_) => Ok(Args(document)),

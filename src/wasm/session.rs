@@ -10,7 +10,7 @@ use super::ops::{Op, Status};
 use super::slab::{self, Slab};
 use super::{compose, hot, raw, turn_out, Input};
 use crate::error::Result;
-use crate::json::from_value::FromValue;
+use crate::json::from_value::{from_value, FromValue};
 use crate::json::value::Value;
 use crate::plan::tools;
 use crate::validate::compiled;
@@ -184,8 +184,15 @@ fn value_and_time<T: FromValue>(
     match hot(input) {
         Some(read) => Ok(read),
         None => {
-            let a = Args::parse(input)?;
-            Ok((a.object(0, name, schema)?, a.time(1, "nowMs")?))
+            let (value, now_ms) = checked_and_time(input, name, schema)?;
+            Ok((from_value(value)?, now_ms))
         }
     }
+}
+
+/// `[value, nowMs]` read the general way, the value as `schema` passes it: the part of
+/// [`value_and_time`] its instances share.
+fn checked_and_time(input: &[u8], name: &str, schema: &'static Schema) -> Result<(Value<'static>, f64)> {
+    let a = Args::parse(input)?;
+    Ok((a.checked(0, name, schema)?, a.time(1, "nowMs")?))
 }
