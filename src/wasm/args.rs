@@ -80,6 +80,11 @@ impl<'t> Args<'t> {
         checked::names(self.get(index), name, max)
     }
 
+    /// Argument `index` as `schema` passes it (see [`checked::checked`]).
+    pub fn checked(&self, index: usize, name: &str, schema: &'static Schema) -> Result<Value<'static>> {
+        checked::checked(schema, self.get(index), name)
+    }
+
     pub fn object<T: FromValue>(&self, index: usize, name: &str, schema: &'static Schema) -> Result<T> {
         checked::object(self.get(index), name, schema)
     }
