@@ -8,6 +8,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::error::issue::{summarize, Issue};
+use crate::text::replace_ascii;
 
 /// Why a call was refused. The codes are a contract: they never change meaning.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
@@ -170,7 +171,7 @@ impl std::fmt::Display for Error {
 impl std::error::Error for Error {}
 
 fn one_line(issues: &[Issue]) -> String {
-    summarize(issues).replace('\n', "; ")
+    replace_ascii(&summarize(issues), b"\n", "; ")
 }
 
 #[cfg(test)]
