@@ -100,6 +100,16 @@ test("the reasoning trail is tagged [Plan]/[Act]/[Obs]/[Reflect], rolling or ful
   assert.deepEqual(rolling.steps(), []);
 });
 
+test("short results read back exactly as written, ASCII or not", () => {
+  for (const sentence of ["A.", "Ok then, done.", "Exactly sixteen.", "Just seventeen b.", "Été.", "好的。", "😀 ok.", "Ünïcödé wörds."]) {
+    assert.equal(extractReflection(sentence), sentence);
+  }
+  // Empty and one-character results, and a getter's empty list.
+  assert.equal(extractReflection("x"), "x");
+  assert.equal(extractReflection("   "), null);
+  assert.deepEqual(new PlannerState().snapshot().todos, []);
+});
+
 test("extractReflection returns one capped sentence and never hidden reasoning", () => {
   assert.equal(extractReflection("I checked both notes. They agree."), "I checked both notes.");
   assert.equal(extractReflection("<think>private chain of thought</think>"), null);
