@@ -8,6 +8,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { test } from "node:test";
+import { gzipSync } from "node:zlib";
 
 import { build } from "esbuild";
 
@@ -38,6 +39,27 @@ test("every planloop entry and file the README names is in the installed package
     if (entry.startsWith("node_modules/")) assert.ok(existsSync(`${project}${entry}`), `${entry} is installed`);
     else assert.doesNotThrow(() => resolve(entry), `${entry} resolves`);
   }
+});
+
+test("the weights the README gives are the package's, within 5 %", async () => {
+  const stated = readme.match(
+    /importing only `validateWriteTodos` ships\s+about (\d+) KB, (\d+) KB gzipped; everything, about (\d+) KB, (\d+) KB gzipped/,
+  );
+  assert.ok(stated, "the README gives the weights");
+  // As the README says they are measured: the installed package bundled by esbuild, minified.
+  const weigh = async (contents) => {
+    const out = await build({ stdin: { contents, resolveDir: project }, bundle: true, minify: true, format: "esm", write: false, logLevel: "error" });
+    const bytes = out.outputFiles[0].contents;
+    return [bytes.length, gzipSync(bytes, { level: 9 }).length];
+  };
+  const measured = [
+    ...(await weigh('import { validateWriteTodos } from "planloop"; console.log(validateWriteTodos("{}"));')),
+    ...(await weigh('import * as planloop from "planloop"; console.log(planloop);')),
+  ];
+  measured.forEach((bytes, i) => {
+    const kb = Number(stated[i + 1]);
+    assert.ok(Math.abs(bytes / 1000 - kb) <= kb * 0.05, `the README says ${kb} KB where the package weighs ${(bytes / 1000).toFixed(1)} KB`);
+  });
 });
 
 function compile(dir, file, source, options) {
