@@ -195,6 +195,12 @@ const finals = measure(
 );
 console.log(`  ${us(finals.answer)} per turn of beginTurn and a ${ANSWER.length.toLocaleString("en")}-unit final answer`);
 
+// What an integration saves after every step (printed, no goal): the snapshot of the
+// session the decisions above ran in, next to JSON.parse of the same document.
+const snapshotText = JSON.stringify(measured.snapshot());
+const snapshots = measure({ snapshot: () => measured.snapshot(), parse: () => JSON.parse(snapshotText) }, 50);
+console.log(`  ${us(snapshots.snapshot)} per snapshot() of that session (${snapshotText.length.toLocaleString("en")} bytes of JSON; JSON.parse of it takes ${us(snapshots.parse).trim()})`);
+
 progress("100,000 decisions in one session");
 const FLAT = 100_000;
 const WINDOW = 200;

@@ -452,6 +452,25 @@ fn a_snapshot_nested_too_deep_is_refused_before_anything_walks_it() {
     roundtrip(&session);
 }
 
+/// A snapshot an earlier planloop wrote (and a host stored as `JSON.stringify` of it):
+/// mid-approval, with todos, a trail, escapes, non-ASCII text and fractional numbers.
+const STORED_1_1: &str = include_str!("fixtures/snapshot-1.1.json");
+
+#[test]
+fn a_stored_snapshot_restores_and_is_written_again_with_the_same_content_and_checksum() {
+    // The checksum is a contract with every snapshot already stored: summed the same way.
+    let session = Session::restore_json(STORED_1_1).expect("a stored snapshot restores");
+    let written = session.snapshot_json().unwrap();
+    let parsed = |text: &str| planloop::json::parse(text.as_bytes()).unwrap().into_shallow().into_owned();
+    assert_eq!(parsed(&written), parsed(STORED_1_1));
+    assert!(written.contains(r#""checksum":"83db8f5e5360a720""#), "{written}");
+    // The text is the snapshot document, checksum and all, as serializing it writes it.
+    assert_eq!(written, session.snapshot().unwrap().to_json().unwrap());
+    // Any change to what it sums is caught.
+    let changed = STORED_1_1.replace("\"turns\":1", "\"turns\":2");
+    assert_eq!(Session::restore_json(&changed).err().map(|e| e.code), Some(ErrorCode::InvalidSnapshot));
+}
+
 #[test]
 fn a_format_1_0_snapshot_still_restores_and_numbers_its_next_proposal_after_the_kept_ones() {
     let mut value = document(&busy_session());

@@ -100,15 +100,23 @@ fn is_js_whitespace(c: char) -> bool {
     (c.is_whitespace() && c != '\u{85}') || c == '\u{feff}'
 }
 
-/// A number literal of at most 15 digits and nothing else (a time, a count, a length: most
-/// of the numbers a call carries), read exactly without the general float parser, which
-/// is slow in the module; `-0` stays `-0.0`. Every such integer is below 2^53, so exact.
+/// A number literal of at most 19 digits, with no fraction or one of zeros only (`1.0`,
+/// as a snapshot writes a whole time), and nothing else (a time, a count, a length, a
+/// snapshot's 53-bit fingerprints: most of the numbers planloop reads), read without the
+/// general float parser, which is slow in the module; `-0` stays `-0.0`. Such an integer
+/// fits a `u64` exactly, and converting it rounds to the nearest `f64`, ties to even: the
+/// correctly rounded reading of the literal.
 pub(crate) fn small_integer(literal: &[u8]) -> Option<f64> {
-    let (negative, digits) = match literal {
+    let (negative, number) = match literal {
         [b'-', rest @ ..] => (true, rest),
         _ => (false, literal),
     };
-    if digits.is_empty() || digits.len() > 15 || !digits.iter().all(u8::is_ascii_digit) {
+    let digits = match number.iter().position(|&b| b == b'.') {
+        Some(point) if point + 1 < number.len() && number[point + 1..].iter().all(|&b| b == b'0') => &number[..point],
+        Some(_) => return None,
+        None => number,
+    };
+    if digits.is_empty() || digits.len() > 19 || !digits.iter().all(u8::is_ascii_digit) {
         return None;
     }
     let n = digits.iter().fold(0u64, |n, d| n * 10 + u64::from(d - b'0')) as f64;
@@ -122,20 +130,35 @@ mod tests {
     #[test]
     fn small_integers_read_exactly_as_the_float_parser_reads_them() {
         let mut rng = crate::test_rng::Rng(0x2545_F491_4F6C_DD1D);
-        let mut literals: Vec<String> =
-            ["0", "-0", "7", "-42", "999999999999999", "-999999999999999"].map(String::from).to_vec();
-        for _ in 0..10_000 {
+        let mut literals: Vec<String> = [
+            "0",
+            "-0",
+            "7",
+            "-42",
+            "999999999999999",
+            "-999999999999999",
+            "9007199254740993",
+            "9007199254740995",
+            "18014398509481989",
+            "9999999999999999999",
+            "-9999999999999999999",
+        ]
+        .map(String::from)
+        .to_vec();
+        for _ in 0..100_000 {
             let x = rng.next();
-            let digits = 1 + (x % 15) as u32;
-            let n = x % 10u64.pow(digits);
-            literals.push(if x & 1 == 0 { n.to_string() } else { format!("-{n}") });
+            let digits = 1 + (x % 19) as u32;
+            let n = rng.next() % 10u64.pow(digits);
+            let zeros = "0".repeat((x >> 8) as usize % 3);
+            let fraction = if x & 2 == 0 { String::new() } else { format!(".0{zeros}") };
+            literals.push(if x & 1 == 0 { format!("{n}{fraction}") } else { format!("-{n}{fraction}") });
         }
         for literal in literals {
             let fast = small_integer(literal.as_bytes()).expect(&literal);
             let parsed: f64 = literal.parse().unwrap();
             assert_eq!(fast.to_bits(), parsed.to_bits(), "{literal}");
         }
-        for other in ["", "-", "1.5", "1e3", "1234567890123456", "12a"] {
+        for other in ["", "-", "1.5", "1.05", "1.", "1e3", "1.0e3", "12345678901234567890", "12a", ".0"] {
             assert_eq!(small_integer(other.as_bytes()), None, "{other}");
         }
     }

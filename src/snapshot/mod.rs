@@ -23,8 +23,9 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 use crate::json;
 use crate::json::from_value::{from_value, struct_from_value};
-use crate::json::value::{deeper_than, Value};
+use crate::json::value::{deeper_than, is_json, Value};
 use crate::json::write as json_text;
+use crate::json::write_string;
 use crate::plan::planner::PlannerState;
 use crate::plan::recorded::PlanState;
 use crate::plan::steps::StepPlan;
@@ -122,10 +123,25 @@ impl SessionSnapshot {
 impl Session {
     /// The session as a snapshot document (see the module docs).
     pub fn snapshot(&self) -> Result<SessionSnapshot> {
+        Ok(self.written()?.0)
+    }
+
+    /// [`Session::snapshot`] as JSON text, as [`SessionSnapshot::to_json`] writes it
+    /// (written once: what a host saves after every step).
+    pub fn snapshot_json(&self) -> Result<String> {
+        Ok(self.written()?.1)
+    }
+
+    /// The snapshot, and its JSON text. The checksum covers the document as written: it
+    /// is written with a placeholder checksum of the same length (which the checksum
+    /// leaves out), read back and summed, and the sum put in the placeholder's place.
+    fn written(&self) -> Result<(SessionSnapshot, String)> {
+        const PLACEHOLDER: &str = "0000000000000000";
+        let version = format!("{}.{}", VERSION.0, VERSION.1);
         let mut snapshot = SessionSnapshot {
             format: FORMAT.to_owned(),
-            version: format!("{}.{}", VERSION.0, VERSION.1),
-            checksum: String::new(),
+            version: version.clone(),
+            checksum: PLACEHOLDER.to_owned(),
             config: self.config.clone(),
             plan: self.step_plan.clone(),
             planner: self.planner.clone(),
@@ -141,11 +157,18 @@ impl Session {
             reasoning: self.log.clone(),
             stuck: self.stuck.clone(),
         };
-        // The checksum covers the document as written: write it, read it back, sum it.
-        let text = json_text::to_string(&snapshot);
+        let mut text = json_text::to_string(&snapshot);
         let document = json::parse(text.as_bytes()).map_err(|e| Error::internal(&e.message))?;
-        snapshot.checksum = checksum(&document);
-        Ok(snapshot)
+        // Parsed from what was just written: JSON as it is.
+        snapshot.checksum = json_checksum(&document);
+        drop(document);
+        // The first three members are the format, the version and the checksum, in that order.
+        let head = ["{\"format\":\"", FORMAT, "\",\"version\":\"", &version, "\",\"checksum\":\""].concat();
+        if !text.starts_with(&head) || text.get(head.len()..head.len() + PLACEHOLDER.len()) != Some(PLACEHOLDER) {
+            return Err(Error::internal("a snapshot written without its checksum first"));
+        }
+        text.replace_range(head.len()..head.len() + PLACEHOLDER.len(), &snapshot.checksum);
+        Ok((snapshot, text))
     }
 
     /// A session from a snapshot document, or an `invalid_snapshot` error.
@@ -303,35 +326,65 @@ fn check_header(document: &Value<'_>) -> Result<()> {
 }
 
 /// FNV-1a of the document without its `checksum`, written with sorted keys, so a store
-/// that reorders keys or reformats numbers does not break it.
+/// that reorders keys or reformats numbers does not break it. A host value (a snapshot
+/// object given back) is summed as JSON carries it.
 pub fn checksum(document: &Value<'_>) -> String {
-    let canonical = match document {
-        Value::Object(members) => {
-            let rest = members.iter().filter(|(key, _)| key != "checksum").cloned().collect();
-            sorted(&Value::Object(rest))
-        }
-        other => sorted(other),
-    };
-    format!("{:016x}", fnv1a(json_text::stringify(&canonical).as_bytes()))
+    match is_json(document) {
+        true => json_checksum(document),
+        false => json_checksum(&document.clone().into_json().unwrap_or(Value::Null)),
+    }
 }
 
-/// `value` with every object's members sorted by key (the last of a repeated key kept)
-/// and `-0` written as `0`, as JSON would carry it.
-fn sorted<'a>(value: &Value<'a>) -> Value<'a> {
-    match value {
-        Value::Object(members) => {
-            // Ties in source order (positions compared): the last of each run wins.
-            let mut order: Vec<(usize, &(Cow<'a, str>, Value<'a>))> = members.iter().enumerate().collect();
-            sort_by(&mut order, |a, b| (&a.1 .0, a.0) < (&b.1 .0, b.0));
-            let order: Vec<&(Cow<'a, str>, Value<'a>)> = order.into_iter().map(|(_, member)| member).collect();
-            let last_of_run = |i: &usize| order.get(i + 1).is_none_or(|next| next.0 != order[*i].0);
-            let kept = (0..order.len()).filter(last_of_run).map(|i| (order[i].0.clone(), sorted(&order[i].1)));
-            Value::Object(kept.collect())
-        }
-        Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
-        Value::Number(n) if *n == 0.0 => Value::Number(0.0),
-        other => other.clone(),
+/// [`checksum`] of a document JSON carries as it is (a parsed text).
+fn json_checksum(document: &Value<'_>) -> String {
+    let mut text = Vec::with_capacity(4096);
+    match document {
+        Value::Object(members) => write_sorted_members(&mut text, members.iter().filter(|(key, _)| key != "checksum")),
+        other => write_sorted(&mut text, other),
     }
+    format!("{:016x}", fnv1a(&text))
+}
+
+/// `value` as compact JSON with every object's members sorted by key (the last of a
+/// repeated key kept) and `-0` written as `0`: the form the checksum sums, written
+/// without copying the document.
+fn write_sorted(out: &mut Vec<u8>, value: &Value<'_>) {
+    match value {
+        Value::Object(members) => write_sorted_members(out, members.iter()),
+        Value::Array(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_sorted(out, item);
+            }
+            out.push(b']');
+        }
+        Value::Number(n) if *n == 0.0 => json_text::write_number(out, 0.0),
+        other => json_text::write_value(out, other),
+    }
+}
+
+fn write_sorted_members<'v, 'a: 'v>(out: &mut Vec<u8>, members: impl Iterator<Item = &'v (Cow<'a, str>, Value<'a>)>) {
+    // Ties in source order (positions compared): the last of each run wins.
+    let mut order: Vec<(usize, &(Cow<'a, str>, Value<'a>))> = members.enumerate().collect();
+    sort_by(&mut order, |a, b| (&a.1 .0, a.0) < (&b.1 .0, b.0));
+    out.push(b'{');
+    let mut first = true;
+    for (i, (_, (key, value))) in order.iter().enumerate() {
+        if order.get(i + 1).is_some_and(|(_, (next, _))| next == key) {
+            continue;
+        }
+        if !first {
+            out.push(b',');
+        }
+        first = false;
+        write_string(out, key);
+        out.push(b':');
+        write_sorted(out, value);
+    }
+    out.push(b'}');
 }
 
 #[cfg(test)]
@@ -346,6 +399,15 @@ mod tests {
         let c = json::parse(br#"{"a":"s","b":[1,{"x":0,"y":3}]}"#).unwrap();
         assert_ne!(checksum(&a), checksum(&c));
         assert_eq!(checksum(&a).len(), 16);
+    }
+
+    #[test]
+    fn a_host_value_is_summed_as_json_carries_it() {
+        // A snapshot given back as an object: `undefined` members dropped, a class
+        // instance as its own members (sorted, like any object's), `NaN` as null.
+        let host = json::parse_host(br#"{"checksum":"x","b":<o"Thing",0>{"z":1,"a":[NaN,-0]},"c":undefined}"#).unwrap();
+        let json = json::parse(br#"{"b":{"a":[null,0],"z":1}}"#).unwrap();
+        assert_eq!(checksum(&host), checksum(&json));
     }
 
     #[test]

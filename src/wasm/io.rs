@@ -63,7 +63,6 @@ fn set_text_with<R>(write: impl FnOnce(&mut Vec<u8>) -> R) -> R {
 }
 
 /// Sets the text output to `text`.
-#[cfg(feature = "core")]
 pub fn set_text(text: &[u8]) {
     set_text_with(|out| out.extend_from_slice(text));
 }
