@@ -119,10 +119,16 @@ fn budget(r: &mut Reader<'_>) -> Option<Budget> {
 /// `{prompt, components, unresolved}`, the prompt last (it may be long; see
 /// [`Out::last_string`]).
 fn written(composed: Composition<'_>) -> Result<Status> {
+    composed_fields(&composed.components, &composed.unresolved, &composed.prompt)
+}
+
+/// A composed prompt's fields as `composePrompt` reads them (the session's system prompt
+/// too): its text crosses as it is, where as JSON it was escaped, then parsed back.
+pub(super) fn composed_fields(components: &[impl AsRef<str>], unresolved: &[String], prompt: &str) -> Result<Status> {
     fields(|out: &mut Out<'_>| {
-        out.strings(&composed.components);
-        out.strings(&composed.unresolved);
-        out.last_string(&composed.prompt);
+        out.strings(components);
+        out.strings(unresolved);
+        out.last_string(prompt);
     })
 }
 

@@ -61,7 +61,8 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, head: f64) -> Option<Result<S
         Op::SessionStepPlan => with(&|s, _| json(&s.step_plan())),
         Op::SessionSystemPrompt => with(&|s, a| {
             let (parts, now_ms) = (a.options(0, "parts", &compiled::PROMPT_PARTS)?, a.time(1, "nowMs")?);
-            json(&s.system_prompt(parts, now_ms)?)
+            let composed = s.system_prompt(parts, now_ms)?;
+            compose::composed_fields(&composed.components, &composed.unresolved, &composed.prompt)
         }),
         Op::SessionBeginTurn => with(&|s, a| json(&s.begin_turn(a.object(0, "input", &compiled::BEGIN_TURN)?)?)),
         Op::SessionApprove => with(&|s, a| {

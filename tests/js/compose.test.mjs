@@ -219,6 +219,11 @@ test("a session composes its own system prompt: its language, current step and b
   assert.ok(composed.prompt.startsWith("You are Ada.\n\n## Core instructions"));
   assert.match(composed.prompt, /Task: Chart the revenue\nCurrent step \(1\/2\): Download/);
   assert.ok(composed.prompt.endsWith("Tool rounds remaining: 2 of 3."), composed.prompt);
+  // Read back with the keys and order composePrompt gives, a placeholder without a value left as it is.
+  const unfilled = session.systemPrompt({ base: "Hi {{{who}}}, \"quoted\"\n\tand é." }, 2);
+  assert.deepEqual(Object.keys(unfilled), ["prompt", "components", "unresolved"]);
+  assert.deepEqual(unfilled.unresolved, ["who"]);
+  assert.ok(unfilled.prompt.startsWith('Hi {{{who}}}, "quoted"\n\tand é.\n\n## Core instructions'), unfilled.prompt);
   // Only the host's parts are accepted: the session fills in the plan and the budget.
   assert.throws(
     () => session.systemPrompt({ base: "b", plan: { goal: "g" } }, 3),

@@ -190,8 +190,11 @@ export function composePrompt(input: ComposeInput): Composed {
   const status = raw
     ? engine.callSplit(Op.ComposeTexts, 0, encodeArgs([raw.rest]), raw.texts, raw.lengths)
     : engine.call(Op.ComposePrompt, 0, encodeArgs([input]));
-  if (status !== Status.Fields) return engine.result(status) as Composed;
-  const r = engine.reader();
+  return answer(engine, status, readComposed);
+}
+
+/** A composed prompt, as `src/wasm/compose.rs` writes it (the prompt last). */
+function readComposed(r: Reader): Composed {
   const components = r.strings();
   const unresolved = r.strings();
   return { prompt: r.lastString(), components, unresolved };
@@ -373,7 +376,7 @@ export class Session extends Instance {
    * host's (`base`, `components`, `features`, `values`); the session adds its language,
    * the current-plan block, the budget line and, when on, the continuation protocol. */
   systemPrompt(parts: PromptParts, nowMs: number): Composed {
-    return this.call(Op.SessionSystemPrompt, [parts, nowMs]);
+    return fields(this.engine(), Op.SessionSystemPrompt, this.handle, [parts, nowMs], readComposed);
   }
 
   /** Starts a turn with a user message. A plan review waiting for this user and chat
