@@ -95,22 +95,25 @@ pub fn write_value(out: &mut Vec<u8>, value: &Value<'_>) {
         Value::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
         Value::Number(n) => write_number(out, *n),
         Value::String(s) | Value::IllFormedString(s) => write_string(out, s),
-        Value::Array(items) => {
-            out.push(b'[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                write_value(out, item);
-            }
-            out.push(b']');
-        }
+        Value::Array(items) => write_array(out, items, write_value),
         Value::Object(members) => write_members(out, members),
         Value::Host(host) => match host.as_ref() {
             Host::Object { own, .. } => write_members(out, own),
             _ => out.extend_from_slice(b"null"),
         },
     }
+}
+
+/// `items` as a compact JSON array, each written by `write_item`.
+pub fn write_array<T>(out: &mut Vec<u8>, items: &[T], mut write_item: impl FnMut(&mut Vec<u8>, &T)) {
+    out.push(b'[');
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write_item(out, item);
+    }
+    out.push(b']');
 }
 
 fn write_members(out: &mut Vec<u8>, members: &[(std::borrow::Cow<'_, str>, Value<'_>)]) {

@@ -351,16 +351,7 @@ fn json_checksum(document: &Value<'_>) -> String {
 fn write_sorted(out: &mut Vec<u8>, value: &Value<'_>) {
     match value {
         Value::Object(members) => write_sorted_members(out, members.iter()),
-        Value::Array(items) => {
-            out.push(b'[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                write_sorted(out, item);
-            }
-            out.push(b']');
-        }
+        Value::Array(items) => json_text::write_array(out, items, write_sorted),
         Value::Number(n) if *n == 0.0 => json_text::write_number(out, 0.0),
         other => json_text::write_value(out, other),
     }
