@@ -2,10 +2,10 @@
 // a Session that will not stop before its plan is done (part 2), and a turn that pauses
 // for the user's approval of write actions (part 3). The "model" is a script; every
 // decision printed below is planloop's.
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 const require = createRequire(import.meta.url);
 const { PlannerState, ReasoningLog, Session, contextCapsule, extractReflection, toolDefinitions } = require("../pkg/planloop.cjs");
@@ -278,6 +278,8 @@ for (const step of saved.plan.steps) print(`     ${step.id} ${step.status.padEnd
 
 print("\n(the process exits; later a new one starts)");
 const secondRun = Session.restore(readFileSync(file, "utf8"));
+// (The demo's own scratch file, not left behind in the temp folder.)
+rmSync(dirname(file), { recursive: true, force: true });
 const resumed = secondRun.beginTurn({ message: "continue", nowMs: (now += 3_600_000) });
 print(`user: continue   (${resumed.next.budgetLine})`);
 print("   planloop sends the model:");

@@ -3,6 +3,8 @@
 // plan paused at the iteration limit, saved, restored in a fresh Session, continued.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { dirname } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
@@ -31,4 +33,7 @@ test("the demo runs and shows each mechanism", () => {
     /step completed: step_1 \(by marker\)[^]*step completed: step_2 \(by marker\)[^]*step completed: step_3 \(by final_answer\)/,
     /plan plan_\d+: completed, 3\/3 steps, 6 model calls across both runs/,
   ]) assert.match(part4, expected);
+  // The file it saved to is gone with its folder: the demo leaves nothing behind.
+  const saved = part4.match(/saved \d+ bytes to (.*session\.json)/)[1];
+  assert.equal(existsSync(dirname(saved)), false, `${dirname(saved)} is left behind`);
 });
