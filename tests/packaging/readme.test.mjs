@@ -73,7 +73,9 @@ function compile(dir, file, source, options) {
 
 function runInNode(dir, source) {
   compile(dir, "example.mts", source, { module: "nodenext", moduleResolution: "nodenext", types: ["node"], typeRoots: [`${root}node_modules/@types`] });
-  return execFileSync(process.execPath, [`${dir}/example.mjs`], { encoding: "utf8", cwd: dir });
+  // Its temp folder is the example's own folder, so what an example saves there (the
+  // persistence example's file) goes when the folder does, not into the machine's.
+  return execFileSync(process.execPath, [`${dir}/example.mjs`], { encoding: "utf8", cwd: dir, env: { ...process.env, TMPDIR: dir } });
 }
 
 async function runInBrowser(dir, source) {
