@@ -186,9 +186,16 @@ pub fn keys_distinct<V>(members: &[(Cow<'_, str>, V)]) -> bool {
 }
 
 /// An object's keys each once, as `JSON.parse` leaves them: where the key first stood,
-/// and where its last (winning) value stands. Found by sorting, so that an object of
-/// many keys costs n log n, not n².
+/// and where its last (winning) value stands, in the order the keys first stood.
 pub fn unique_members<V>(members: &[(Cow<'_, str>, V)]) -> Vec<(usize, usize)> {
+    let mut places = key_runs(members);
+    sort_by(&mut places, |a, b| a < b);
+    places
+}
+
+/// [`unique_members`] in key order (a checksum's sorted form): found by sorting, so that
+/// an object of many keys costs n log n, not n².
+pub fn key_runs<V>(members: &[(Cow<'_, str>, V)]) -> Vec<(usize, usize)> {
     let mut order: Vec<usize> = (0..members.len()).collect();
     sort_by(&mut order, |&a, &b| (&members[a].0, a) < (&members[b].0, b));
     let mut places = Vec::with_capacity(members.len());
@@ -201,7 +208,6 @@ pub fn unique_members<V>(members: &[(Cow<'_, str>, V)]) -> Vec<(usize, usize)> {
         places.push((order[run], order[end]));
         run = end + 1;
     }
-    sort_by(&mut places, |a, b| a < b);
     places
 }
 

@@ -23,7 +23,7 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 use crate::json;
 use crate::json::from_value::{from_value, struct_from_value};
-use crate::json::value::{deeper_than, is_json, Value};
+use crate::json::value::{deeper_than, is_json, key_runs, Value};
 use crate::json::write as json_text;
 use crate::json::write_string;
 use crate::plan::planner::PlannerState;
@@ -339,7 +339,7 @@ pub fn checksum(document: &Value<'_>) -> String {
 fn json_checksum(document: &Value<'_>) -> String {
     let mut text = Vec::with_capacity(4096);
     match document {
-        Value::Object(members) => write_sorted_members(&mut text, members.iter().filter(|(key, _)| key != "checksum")),
+        Value::Object(members) => write_sorted_members(&mut text, members, Some("checksum")),
         other => write_sorted(&mut text, other),
     }
     format!("{:016x}", fnv1a(&text))
@@ -350,21 +350,21 @@ fn json_checksum(document: &Value<'_>) -> String {
 /// without copying the document.
 fn write_sorted(out: &mut Vec<u8>, value: &Value<'_>) {
     match value {
-        Value::Object(members) => write_sorted_members(out, members.iter()),
+        Value::Object(members) => write_sorted_members(out, members, None),
         Value::Array(items) => json_text::write_array(out, items, write_sorted),
         Value::Number(n) if *n == 0.0 => json_text::write_number(out, 0.0),
         other => json_text::write_value(out, other),
     }
 }
 
-fn write_sorted_members<'v, 'a: 'v>(out: &mut Vec<u8>, members: impl Iterator<Item = &'v (Cow<'a, str>, Value<'a>)>) {
-    // Ties in source order (positions compared): the last of each run wins.
-    let mut order: Vec<(usize, &(Cow<'a, str>, Value<'a>))> = members.enumerate().collect();
-    sort_by(&mut order, |a, b| (&a.1 .0, a.0) < (&b.1 .0, b.0));
+/// An object's members in key order, each key once with its last value (see
+/// [`key_runs`]); a member named `leave_out` is left out.
+fn write_sorted_members(out: &mut Vec<u8>, members: &[(Cow<'_, str>, Value<'_>)], leave_out: Option<&str>) {
     out.push(b'{');
     let mut first = true;
-    for (i, (_, (key, value))) in order.iter().enumerate() {
-        if order.get(i + 1).is_some_and(|(_, (next, _))| next == key) {
+    for (_, last) in key_runs(members) {
+        let (key, value) = &members[last];
+        if leave_out == Some(key.as_ref()) {
             continue;
         }
         if !first {
