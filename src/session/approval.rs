@@ -295,7 +295,13 @@ pub fn format_result(
         out.push('\n');
         out.push_str(stderr);
     }
-    let seconds = duration_ms.map(|ms| format!("({}.{}s)", (ms / 1000.0) as u64, ((ms % 1000.0) / 100.0) as u64));
+    let seconds = duration_ms.map(|ms| {
+        // Whole tenths of a second, split in integers: `ms % 1000.0` brought the float
+        // remainder's 128-bit division into the session module (the same figures for 50
+        // million durations checked against it).
+        let tenths = (ms / 100.0) as u64;
+        format!("({}.{}s)", tenths / 10, tenths % 10)
+    });
     match (exit_code, seconds) {
         (Some(code), Some(seconds)) => out.push_str(&format!("\nexit: {code} {seconds}")),
         (Some(code), None) => out.push_str(&format!("\nexit: {code}")),
@@ -387,6 +393,13 @@ mod tests {
         );
         assert_eq!(format_result("run_bash", "ok", None, Some(2), None), "[tool_result:run_bash] ok\nexit: 2");
         assert_eq!(format_result("fetch", "body", Some(""), None, Some(50.0)), "[tool_result:fetch] body\n(0.0s)");
+        // Tenths are cut, never rounded: just under a second is 0.9s.
+        let seconds =
+            |ms: f64| format_result("t", "", None, None, Some(ms)).rsplit('\n').next().unwrap_or("").to_owned();
+        assert_eq!(
+            [seconds(999.999_999_999_999_9), seconds(1_000.0), seconds(61_049.0)],
+            ["(0.9s)", "(1.0s)", "(61.0s)"]
+        );
         assert!(format_result("cat", &"y".repeat(20_000), None, None, None).chars().count() <= RESULT_CAP);
         assert_eq!(
             rejection("run_bash", Some("not on prod")),
