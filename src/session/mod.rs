@@ -311,7 +311,8 @@ impl Session {
 
     /// The events since the last call, oldest first.
     pub fn drain_events(&mut self) -> Vec<Event> {
-        self.events.drain(..).collect()
+        // Taken whole rather than drained: `VecDeque::drain` brought 0.6 KB into the module.
+        Vec::from(std::mem::take(&mut self.events))
     }
 
     /// The current todo list.
