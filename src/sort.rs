@@ -20,6 +20,20 @@ pub fn sort_by<T>(items: &mut [T], mut less: impl FnMut(&T, &T) -> bool) {
     }
 }
 
+/// Which of `items` equal one before them (`true` at each repeat, `false` at each
+/// first): found by sorting their places, n log n, where a set of those seen brought a
+/// B-tree (5 KB of the session module) for the two lists that need it.
+pub fn repeats<T: Ord>(items: &[T]) -> Vec<bool> {
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    sort_by(&mut order, |&a, &b| (&items[a], a) < (&items[b], b));
+    let mut repeated = vec![false; items.len()];
+    for pair in order.windows(2) {
+        // Equal items sit together, the first of them (the lowest place) first.
+        repeated[pair[1]] = items[pair[0]] == items[pair[1]];
+    }
+    repeated
+}
+
 /// Moves `items[root]` down the heap `items[..end]` until its children are not greater.
 fn sift_down<T>(items: &mut [T], mut root: usize, end: usize, less: &mut impl FnMut(&T, &T) -> bool) {
     loop {
@@ -52,6 +66,17 @@ mod tests {
             sort_by(&mut items, |a, b| a < b);
             assert_eq!(items, expected, "{len} items");
         }
+    }
+
+    #[test]
+    fn repeats_are_the_items_an_earlier_one_equals() {
+        let mut rng = crate::test_rng::Rng(0x2545_F491_4F6C_DD1D);
+        for len in 0..200 {
+            let items: Vec<u32> = (0..len).map(|_| rng.below(12) as u32).collect();
+            let expected: Vec<bool> = (0..items.len()).map(|i| items[..i].contains(&items[i])).collect();
+            assert_eq!(repeats(&items), expected, "{items:?}");
+        }
+        assert_eq!(repeats(&["b", "a", "b", "a", "c"]), [false, false, true, true, false]);
     }
 
     #[test]

@@ -2,24 +2,24 @@
 //! (distinct ids, within the limits of schema `{}`), made JSON (what the host runs, the
 //! user approves and a snapshot keeps), and fingerprinted for the stuck detector.
 
-use std::collections::BTreeSet;
-
 use crate::error::issue::{Issue, PathSegment};
 use crate::error::{Error, Result};
 use crate::json;
 use crate::json::value::{Document, Value};
 use crate::json::write as json_text;
 use crate::session::exchange::ToolCallInput;
+use crate::sort::repeats;
 use crate::validate::schema;
 
 /// Tool calls of one response must have distinct ids, or their results could not be told apart.
 /// Each call whose id an earlier call has is reported, in call order.
 pub(super) fn check_unique_ids(calls: &[ToolCallInput]) -> Result<()> {
-    // The ids seen so far, in a set: n log n, where comparing each id with all before it
-    // was quadratic (256 ids of 256 bytes that differ only at the end).
-    let mut seen = BTreeSet::new();
+    // Found by sorting: n log n, where comparing each id with all before it was quadratic
+    // (256 ids of 256 bytes that differ only at the end).
+    let ids: Vec<&str> = calls.iter().map(|call| call.id.as_str()).collect();
+    let repeated = repeats(&ids);
     let issues: Vec<Issue> = (0..calls.len())
-        .filter(|&i| !seen.insert(calls[i].id.as_str()))
+        .filter(|&i| repeated[i])
         .map(|i| {
             let path =
                 vec![PathSegment::Key("toolCalls".into()), PathSegment::Index(i as u32), PathSegment::Key("id".into())];

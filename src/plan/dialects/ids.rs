@@ -1,8 +1,6 @@
 //! Ids for a dialect's todos: the agent's own where it gives them, else derived from the
 //! text, so that the same text keeps the same id across updates.
 
-use std::collections::{BTreeMap, BTreeSet};
-
 /// The longest id planloop gives (a todo's id schema).
 pub(super) const ID_MAX: usize = 40;
 
@@ -31,20 +29,35 @@ pub(super) fn unique_id(text: &str, index: usize, taken: &mut Taken) -> String {
     let base = if slug.is_empty() { format!("todo_{}", index + 1) } else { slug };
     let mut id = base.clone();
     // Suffixes go on from the last one this base was given, so that a list of many
-    // equal texts is not quadratic.
-    let next = taken.suffixes.entry(base.clone()).or_insert(2);
-    while taken.ids.contains(&id) {
-        let suffix = format!("_{next}");
+    // equal texts does not try them all again.
+    let next = match place(&taken.suffixes, &base, |(b, _)| b) {
+        Ok(at) => at,
+        Err(at) => {
+            taken.suffixes.insert(at, (base.clone(), 2));
+            at
+        }
+    };
+    while place(&taken.ids, &id, |given| given).is_ok() {
+        let suffix = format!("_{}", taken.suffixes[next].1);
         id = format!("{}{suffix}", &base[..base.len().min(ID_MAX - suffix.len())]);
-        *next += 1;
+        taken.suffixes[next].1 += 1;
     }
-    taken.ids.insert(id.clone());
+    if let Err(at) = place(&taken.ids, &id, |given| given) {
+        taken.ids.insert(at, id.clone());
+    }
     id
 }
 
-/// The ids given so far in one list, and the next suffix of each base.
+/// The ids given so far in one list, and the next suffix of each base, each in key
+/// order: a list has at most [`super::MAX_TODOS`] items, and sorted vectors cost the
+/// module far less than B-trees (5 KB).
 #[derive(Default)]
 pub(super) struct Taken {
-    ids: BTreeSet<String>,
-    suffixes: BTreeMap<String, usize>,
+    ids: Vec<String>,
+    suffixes: Vec<(String, usize)>,
+}
+
+/// Where `key` is in `sorted` (by `key_of`), or where it would go.
+fn place<T>(sorted: &[T], key: &str, key_of: impl Fn(&T) -> &String) -> Result<usize, usize> {
+    sorted.binary_search_by(|item| key_of(item).as_str().cmp(key))
 }

@@ -1,12 +1,11 @@
 //! The prompt as it is written, part by part, with values filled in and the length cap
 //! kept.
 
-use std::collections::BTreeSet;
-
 use super::{Composition, Part, PROMPT_MAX_CHARS};
 use crate::error::issue::Issue;
 use crate::error::{Error, Result};
 use crate::prompts;
+use crate::sort::repeats;
 use crate::text::index::Index;
 
 /// The values by key; of a key given twice, the last.
@@ -48,8 +47,8 @@ pub(super) struct Writer<'a, 'p> {
     chars: usize,
     counted: usize,
     components: Vec<&'a str>,
+    /// Each placeholder left unfilled, as often as it was (see [`Writer::done`]).
     unresolved: Vec<&'p str>,
-    seen: BTreeSet<&'p str>,
 }
 
 impl<'a, 'p> Writer<'a, 'p> {
@@ -81,11 +80,7 @@ impl<'a, 'p> Writer<'a, 'p> {
                     self.push(value)?;
                     done = place.end;
                 }
-                None => {
-                    if self.seen.insert(key) {
-                        self.unresolved.push(key);
-                    }
-                }
+                None => self.unresolved.push(key),
             }
         }
         self.push(&text[done..])
@@ -107,7 +102,10 @@ impl<'a, 'p> Writer<'a, 'p> {
     }
 
     pub(super) fn done(self) -> Composition<'a> {
-        let unresolved = self.unresolved.into_iter().map(str::to_owned).collect();
+        // Each name once, where it first went unfilled.
+        let repeated = repeats(&self.unresolved);
+        let unresolved =
+            self.unresolved.iter().zip(repeated).filter(|(_, r)| !r).map(|(k, _)| (*k).to_owned()).collect();
         Composition { prompt: self.prompt, components: self.components, unresolved }
     }
 }
