@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::json::from_value::{enum_from_value, key, struct_from_value, Case, Fields, FromValue, Mismatch};
 use crate::json::value::Value;
-use crate::text::{cap, one_line};
+use crate::text::{cap, find, one_line};
 use crate::trail::reasoning::describe_args;
 
 const JUSTIFICATION_CAP: usize = 200;
@@ -164,7 +164,7 @@ impl ToolRule {
         let Some(argument) = &self.argument else { return true };
         let Some(value) = args.get(argument).and_then(Value::as_str) else { return false };
         let value = value.trim();
-        if self.class == ToolClass::Read && CHAINING.iter().any(|c| value.contains(c)) {
+        if self.class == ToolClass::Read && CHAINING.iter().any(|c| find(value, c).is_some()) {
             return false;
         }
         self.prefixes.iter().any(|prefix| {

@@ -13,6 +13,7 @@ use serde::Serialize;
 use crate::json;
 use crate::json::from_value::struct_from_value;
 use crate::json::value::Value;
+use crate::text::{find, places};
 
 /// What the model asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
@@ -92,9 +93,9 @@ fn find_object(text: &str) -> Option<(String, Value<'static>)> {
         return Some((answer, object));
     }
     let mut search = 0;
-    while let Some(open) = text[search..].find("```").map(|i| search + i) {
+    while let Some(open) = find(&text[search..], "```").map(|i| search + i) {
         let Some(body_start) = text[open + 3..].find('\n').map(|i| open + 3 + i + 1) else { break };
-        let Some(close) = text[body_start..].find("```").map(|i| body_start + i) else { break };
+        let Some(close) = find(&text[body_start..], "```").map(|i| body_start + i) else { break };
         if let Some(object) = protocol_object(text[body_start..close].trim()) {
             let answer = format!("{}\n{}", text[..open].trim_end(), text[close + 3..].trim_start());
             return Some((answer.trim().to_owned(), object));
@@ -112,7 +113,7 @@ fn find_object(text: &str) -> Option<(String, Value<'static>)> {
 
 /// `text` as a JSON object with a `continuation` key.
 fn protocol_object(text: &str) -> Option<Value<'static>> {
-    if !text.starts_with('{') || !text.contains("\"continuation\"") {
+    if !text.starts_with('{') || find(text, "\"continuation\"").is_none() {
         return None;
     }
     let document = json::parse(text.as_bytes()).ok()?;
@@ -169,7 +170,7 @@ fn by_wording(text: &str) -> Option<Status> {
 /// `word` with a non-word character (or nothing) on each side.
 fn has_word(line: &str, word: &str) -> bool {
     let is_word = |c: char| c.is_alphanumeric() || c == '_';
-    line.match_indices(word).any(|(i, _)| {
+    places(line, word).any(|i| {
         let before = line[..i].chars().next_back().is_none_or(|c| !is_word(c));
         let after = line[i + word.len()..].chars().next().is_none_or(|c| !is_word(c));
         before && after
@@ -180,7 +181,7 @@ fn has_word(line: &str, word: &str) -> bool {
 fn in_order(line: &str, words: &[&str]) -> bool {
     let mut rest = line;
     for word in words {
-        match rest.find(word) {
+        match find(rest, word) {
             Some(i) => rest = &rest[i + word.len()..],
             None => return false,
         }

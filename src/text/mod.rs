@@ -116,9 +116,51 @@ pub fn replace_ascii(s: &str, pattern: &[u8], with: &str) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
+/// Where `needle` (not empty) first occurs in `haystack`, by bytes; a match of UTF-8 in
+/// UTF-8 always starts on a character. Written out, and kept one call, because `str::find`
+/// with a `&str` brings its general two-way searcher into the session module for the few
+/// short, fixed words it looks for; linear in the haystack for such a needle.
+#[inline(never)]
+pub fn find(haystack: &str, needle: &str) -> Option<usize> {
+    let (bytes, needle) = (haystack.as_bytes(), needle.as_bytes());
+    let (&first, rest) = needle.split_first()?;
+    let last_start = bytes.len().checked_sub(needle.len())?;
+    (0..=last_start).find(|&at| bytes[at] == first && bytes[at + 1..at + needle.len()] == *rest)
+}
+
+/// Every place of `needle` (not empty) in `haystack`, left to right, none overlapping (as
+/// `str::match_indices` finds them).
+pub fn places<'a>(haystack: &'a str, needle: &'a str) -> impl Iterator<Item = usize> + 'a {
+    let mut from = 0;
+    std::iter::from_fn(move || {
+        let at = from + find(haystack.get(from..)?, needle)?;
+        from = at + needle.len();
+        Some(at)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn finds_what_str_find_and_match_indices_find() {
+        let mut rng = crate::test_rng::Rng(0x5851_F42D_4C95_7F2D);
+        let pieces = ["a", "b", "ab", "é", "中", "😀", "```", " "];
+        let text = |rng: &mut crate::test_rng::Rng, n: u64| -> String {
+            (0..rng.next() % n).map(|_| pieces[(rng.next() % pieces.len() as u64) as usize]).collect()
+        };
+        for _ in 0..20_000 {
+            let (haystack, needle) = (text(&mut rng, 12), text(&mut rng, 3));
+            if needle.is_empty() {
+                assert_eq!(find(&haystack, &needle), None);
+                continue;
+            }
+            assert_eq!(find(&haystack, &needle), haystack.find(needle.as_str()), "{haystack:?} {needle:?}");
+            let expected: Vec<usize> = haystack.match_indices(needle.as_str()).map(|(i, _)| i).collect();
+            assert_eq!(places(&haystack, &needle).collect::<Vec<_>>(), expected, "{haystack:?} {needle:?}");
+        }
+    }
 
     #[test]
     fn caps_count_code_points_and_mark_the_cut() {
