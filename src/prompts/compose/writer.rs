@@ -47,7 +47,8 @@ pub(super) struct Writer<'a, 'p> {
     chars: usize,
     counted: usize,
     components: Vec<&'a str>,
-    /// Each placeholder left unfilled, as often as it was (see [`Writer::done`]).
+    /// Each placeholder left unfilled, as often as it was (see [`Writer::done`]); each
+    /// stays in the prompt, so the prompt's cap bounds them.
     unresolved: Vec<&'p str>,
 }
 
