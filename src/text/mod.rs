@@ -37,9 +37,13 @@ pub fn cap(s: &str, max: usize) -> String {
     if s.len() <= max || s.chars().nth(max).is_none() {
         return s.to_owned();
     }
-    let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
-    out.push('…');
-    out
+    [first_chars(s, max.saturating_sub(1)), "…"].concat()
+}
+
+/// The first `count` code points of `s`, as a slice: copied whole, where collecting them
+/// one `char` at a time brought `String`'s `Extend<char>` into the modules twice.
+fn first_chars(s: &str, count: usize) -> &str {
+    s.char_indices().nth(count).map_or(s, |(end, _)| &s[..end])
 }
 
 /// Like [`cap`], but cuts after the last whole word when one ends in the second half.
@@ -47,14 +51,14 @@ pub fn cap_words(s: &str, max: usize) -> String {
     if s.chars().nth(max).is_none() {
         return s.to_owned();
     }
-    let kept: String = s.chars().take(max.saturating_sub(1)).collect();
-    let ends_at_word = s.chars().nth(max.saturating_sub(1)).is_some_and(char::is_whitespace);
+    let kept = first_chars(s, max.saturating_sub(1));
+    let ends_at_word = s[kept.len()..].starts_with(char::is_whitespace);
     let cut = match kept.rfind(char::is_whitespace) {
         _ if ends_at_word => kept,
-        Some(i) if kept[..i].chars().count() * 2 >= max => kept[..i].trim_end().to_owned(),
+        Some(i) if kept[..i].chars().count() * 2 >= max => kept[..i].trim_end(),
         _ => kept,
     };
-    cut + "…"
+    [cut, "…"].concat()
 }
 
 /// All runs of whitespace (newlines included) collapsed to one space, ends trimmed.
@@ -142,6 +146,26 @@ pub fn places<'a>(haystack: &'a str, needle: &'a str) -> impl Iterator<Item = us
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn caps_cut_at_the_code_point_they_count() {
+        // The cut as collecting the first characters makes it.
+        let collected = |s: &str, n: usize| s.chars().take(n).collect::<String>();
+        let mut rng = crate::test_rng::Rng(0x94D0_49BB_1331_11EB);
+        let pieces = ["a", "word ", " ", "é", "中", "😀", "\n"];
+        for _ in 0..20_000 {
+            let s: String = (0..rng.next() % 30).map(|_| pieces[(rng.next() % pieces.len() as u64) as usize]).collect();
+            let max = 1 + (rng.next() % 20) as usize;
+            let capped = cap(&s, max);
+            match s.chars().count() <= max {
+                true => assert_eq!(capped, s),
+                false => assert_eq!(capped, collected(&s, max - 1) + "…", "{s:?} {max}"),
+            }
+            let words = cap_words(&s, max);
+            assert!(words.chars().count() <= max, "{s:?} {max} {words:?}");
+            assert!(s.starts_with(words.trim_end_matches('…')), "{s:?} {max} {words:?}");
+        }
+    }
 
     #[test]
     fn finds_what_str_find_and_match_indices_find() {
