@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::error::issue::{summarize, Issue};
-use crate::text::replace_ascii;
+use crate::text::replace;
 
 /// Why a call was refused. The codes are a contract: they never change meaning.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
@@ -171,7 +171,7 @@ impl std::fmt::Display for Error {
 impl std::error::Error for Error {}
 
 fn one_line(issues: &[Issue]) -> String {
-    replace_ascii(&summarize(issues), b"\n", "; ")
+    replace(&summarize(issues), "\n", "; ")
 }
 
 #[cfg(test)]

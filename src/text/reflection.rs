@@ -8,7 +8,7 @@
 
 use std::borrow::Cow;
 
-use crate::text::{cap_words, replace_ascii};
+use crate::text::{cap_words, replace};
 
 /// The default cap of [`extract_reflection`], in code points.
 pub const DEFAULT_MAX_CHARS: usize = 160;
@@ -121,7 +121,7 @@ fn prose_lines(text: &str, enough: usize) -> String {
             rest = r[i + 1..].trim_start();
         }
         let plain = match rest.contains(['*', '_', '`']) {
-            true => Cow::Owned(replace_ascii(&replace_ascii(&replace_ascii(rest, b"**", ""), b"__", ""), b"`", "")),
+            true => Cow::Owned(replace(&replace(&replace(rest, "**", ""), "__", ""), "`", "")),
             false => Cow::Borrowed(rest),
         };
         for word in plain.split_whitespace() {

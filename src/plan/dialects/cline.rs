@@ -9,7 +9,7 @@ use super::roo::checklist;
 use super::{Item, Reading, MAX_TODOS};
 use crate::json::from_value::struct_from_value;
 use crate::plan::todos::TodoStatus;
-use crate::text::replace_ascii;
+use crate::text::replace;
 
 /// The parameter, as a call carries it.
 #[derive(Debug, Clone, PartialEq, JsonSchema)]
@@ -24,8 +24,8 @@ struct_from_value!(TaskProgressArgs { task_progress });
 /// The checklist's items, the first unchecked one in progress; no answer of its own
 /// (the tool it rides on answers).
 pub(super) fn read(args: TaskProgressArgs) -> Result<Reading, String> {
-    let text = replace_ascii(&args.task_progress, b"<br/>", "\n");
-    let text = replace_ascii(&replace_ascii(&text, b"<br />", "\n"), b"<br>", "\n");
+    let text = replace(&args.task_progress, "<br/>", "\n");
+    let text = replace(&replace(&text, "<br />", "\n"), "<br>", "\n");
     let mut items: Vec<Item> = checklist(&text).into_iter().map(|(content, status)| (None, content, status)).collect();
     if items.len() > MAX_TODOS {
         return Err(format!("This checklist has {} items; planloop follows at most {MAX_TODOS}.", items.len()));

@@ -37,14 +37,18 @@ pub(super) fn unique_id(text: &str, index: usize, taken: &mut Taken) -> String {
             at
         }
     };
-    while place(&taken.ids, &id, |given| given).is_ok() {
-        let suffix = format!("_{}", taken.suffixes[next].1);
-        id = format!("{}{suffix}", &base[..base.len().min(ID_MAX - suffix.len())]);
-        taken.suffixes[next].1 += 1;
-    }
-    if let Err(at) = place(&taken.ids, &id, |given| given) {
-        taken.ids.insert(at, id.clone());
-    }
+    // Searched once per try: the try that is free also says where it goes.
+    let free = loop {
+        match place(&taken.ids, &id, |given| given) {
+            Err(free) => break free,
+            Ok(_) => {
+                let suffix = format!("_{}", taken.suffixes[next].1);
+                id = format!("{}{suffix}", &base[..base.len().min(ID_MAX - suffix.len())]);
+                taken.suffixes[next].1 += 1;
+            }
+        }
+    };
+    taken.ids.insert(free, id.clone());
     id
 }
 
