@@ -6,6 +6,7 @@
 
 use crate::json::decimals;
 use crate::json::value::{Host, Value};
+use crate::text::part;
 
 /// `Number(value)` as JS computes it.
 pub fn to_number(value: &Value<'_>) -> f64 {
@@ -68,7 +69,7 @@ pub fn string_to_number(s: &str) -> f64 {
 /// `digits[.digits][e[+-]digits]`, or `.digits[...]`, with at least one digit overall.
 fn is_decimal_literal(s: &str) -> bool {
     let (mantissa, exponent) = match s.find(['e', 'E']) {
-        Some(i) => (&s[..i], Some(&s[i + 1..])),
+        Some(i) => (part(s, ..i), Some(part(s, i + 1..))),
         None => (s, None),
     };
     let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));

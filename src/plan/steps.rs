@@ -17,8 +17,8 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::json::from_value::{enum_from_value, struct_from_value};
-use crate::text::cap;
 use crate::text::reflection::extract_reflection;
+use crate::text::{cap, part};
 
 /// Rounds after which a running step completes on its own.
 pub const STEP_TIMEOUT_ROUNDS: u32 = 5;
@@ -302,7 +302,7 @@ fn scan(text: &str) -> Tokens {
 fn strip_bullet(line: &str) -> &str {
     let rest = line.trim_start_matches(['-', '*', '•']).trim_start();
     let digits = rest.chars().take_while(char::is_ascii_digit).count();
-    match rest[digits..].strip_prefix(['.', ')']) {
+    match part(rest, digits..).strip_prefix(['.', ')']) {
         Some(after) if digits > 0 => after.trim_start(),
         _ => rest,
     }
@@ -313,18 +313,18 @@ fn declaration(line: &str) -> Option<String> {
     let inner = line.strip_prefix('[')?;
     let close = inner.find(']')?;
     // ASCII case is enough: the tags are English or have no case (see `intent::is_continue`).
-    let tag = inner[..close].trim().to_ascii_lowercase();
+    let tag = part(inner, ..close).trim().to_ascii_lowercase();
     let number = tag.strip_prefix("step").or_else(|| tag.strip_prefix("步骤"))?.trim();
     if !number.chars().all(|c| c.is_ascii_digit()) {
         return None;
     }
-    let description = inner[close + 1..].trim_start_matches([':', '：', ' ', '-']).trim();
+    let description = part(inner, close + 1..).trim_start_matches([':', '：', ' ', '-']).trim();
     (!description.is_empty()).then(|| cap(description, MAX_DESCRIPTION_CHARS))
 }
 
 /// The text inside each `[…]` of a line.
 fn brackets(line: &str) -> impl Iterator<Item = &str> {
-    line.split('[').skip(1).filter_map(|part| part.find(']').map(|end| part[..end].trim()))
+    line.split('[').skip(1).filter_map(|piece| piece.find(']').map(|end| part(piece, ..end).trim()))
 }
 
 fn is_marker(tag: &str) -> bool {
@@ -374,12 +374,12 @@ fn result_of(text: &str) -> Option<String> {
         }
         let mut rest = line;
         while let Some(open) = rest.find('[') {
-            let Some(close) = rest[open..].find(']').map(|c| open + c) else { break };
-            plain.push_str(&rest[..open]);
-            if !is_marker(&rest[open + 1..close]) {
-                plain.push_str(&rest[open..=close]);
+            let Some(close) = part(rest, open..).find(']').map(|c| open + c) else { break };
+            plain.push_str(part(rest, ..open));
+            if !is_marker(part(rest, open + 1..close)) {
+                plain.push_str(part(rest, open..=close));
             }
-            rest = &rest[close + 1..];
+            rest = part(rest, close + 1..);
         }
         plain.push_str(rest);
         plain.push('\n');

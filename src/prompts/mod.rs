@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::json::from_value::enum_from_value;
-use crate::text::push_decimal;
+use crate::text::{part, push_decimal};
 
 /// The language of the prompts planloop injects (continuation nudges, reminders).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, JsonSchema)]
@@ -137,12 +137,12 @@ pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
     let mut done = 0;
     for (place, key) in placeholders(template) {
         if let Some((_, value)) = values.iter().find(|(k, _)| *k == key) {
-            out.push_str(&template[done..place.start]);
+            out.push_str(part(template, done..place.start));
             out.push_str(value);
             done = place.end;
         }
     }
-    out.push_str(&template[done..]);
+    out.push_str(part(template, done..));
     out
 }
 

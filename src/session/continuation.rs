@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::json;
 use crate::json::from_value::struct_from_value;
 use crate::json::value::Value;
-use crate::text::{find, places};
+use crate::text::{find, part, places};
 
 /// What the model asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
@@ -93,19 +93,19 @@ fn find_object(text: &str) -> Option<(String, Value<'static>)> {
         return Some((answer, object));
     }
     let mut search = 0;
-    while let Some(open) = find(&text[search..], "```").map(|i| search + i) {
-        let Some(body_start) = text[open + 3..].find('\n').map(|i| open + 3 + i + 1) else { break };
-        let Some(close) = find(&text[body_start..], "```").map(|i| body_start + i) else { break };
-        if let Some(object) = protocol_object(text[body_start..close].trim()) {
-            let answer = format!("{}\n{}", text[..open].trim_end(), text[close + 3..].trim_start());
+    while let Some(open) = find(part(text, search..), "```").map(|i| search + i) {
+        let Some(body_start) = part(text, open + 3..).find('\n').map(|i| open + 3 + i + 1) else { break };
+        let Some(close) = find(part(text, body_start..), "```").map(|i| body_start + i) else { break };
+        if let Some(object) = protocol_object(part(text, body_start..close).trim()) {
+            let answer = format!("{}\n{}", part(text, ..open).trim_end(), part(text, close + 3..).trim_start());
             return Some((answer.trim().to_owned(), object));
         }
         search = close + 3;
     }
     // A trailing object: try the last few `{` first (inner ones fail on the closing braces).
     for (start, _) in trimmed.rmatch_indices('{').take(32) {
-        if let Some(object) = protocol_object(&trimmed[start..]) {
-            return Some((trimmed[..start].trim_end().to_owned(), object));
+        if let Some(object) = protocol_object(part(trimmed, start..)) {
+            return Some((part(trimmed, ..start).trim_end().to_owned(), object));
         }
     }
     None
@@ -171,8 +171,8 @@ fn by_wording(text: &str) -> Option<Status> {
 fn has_word(line: &str, word: &str) -> bool {
     let is_word = |c: char| c.is_alphanumeric() || c == '_';
     places(line, word).any(|i| {
-        let before = line[..i].chars().next_back().is_none_or(|c| !is_word(c));
-        let after = line[i + word.len()..].chars().next().is_none_or(|c| !is_word(c));
+        let before = part(line, ..i).chars().next_back().is_none_or(|c| !is_word(c));
+        let after = part(line, i + word.len()..).chars().next().is_none_or(|c| !is_word(c));
         before && after
     })
 }
@@ -182,7 +182,7 @@ fn in_order(line: &str, words: &[&str]) -> bool {
     let mut rest = line;
     for word in words {
         match find(rest, word) {
-            Some(i) => rest = &rest[i + word.len()..],
+            Some(i) => rest = part(rest, i + word.len()..),
             None => return false,
         }
     }

@@ -4,7 +4,7 @@
 //! stand alone (not "continued", "discontinue"), the message must be short or open with
 //! it, and no negation may come before it ("don't continue", "不要继续", "why not go on?").
 
-use crate::text::{find, places};
+use crate::text::{find, part, places};
 
 /// Messages up to this many code points count wherever the word appears.
 const SHORT_MESSAGE_CHARS: usize = 40;
@@ -23,7 +23,7 @@ pub fn is_continue(message: &str) -> bool {
     // Unicode's case tables would cost the session module 7 KB of gzip.
     let lower = message.trim().to_ascii_lowercase();
     let Some(at) = find_keyword(&lower) else { return false };
-    let before = &lower[..at];
+    let before = part(&lower, ..at);
     if negated(before) {
         return false;
     }
@@ -41,8 +41,8 @@ fn find_keyword(text: &str) -> Option<usize> {
 /// Where `word` occurs in `text` with no letter right before or after it.
 fn word_positions<'a>(text: &'a str, word: &'a str) -> impl Iterator<Item = usize> + 'a {
     places(text, word).filter(move |&i| {
-        let letter_before = text[..i].chars().next_back().is_some_and(char::is_alphanumeric);
-        let letter_after = text[i + word.len()..].chars().next().is_some_and(|c| c.is_alphanumeric());
+        let letter_before = part(text, ..i).chars().next_back().is_some_and(char::is_alphanumeric);
+        let letter_after = part(text, i + word.len()..).chars().next().is_some_and(|c| c.is_alphanumeric());
         !letter_before && !letter_after
     })
 }
@@ -57,7 +57,7 @@ fn opens_with(before: &str) -> bool {
     let mut rest = before.trim_matches(|c: char| !c.is_alphanumeric());
     while !rest.is_empty() {
         let Some(opener) = OPENERS.iter().find(|o| rest.starts_with(*o)) else { return false };
-        rest = rest[opener.len()..].trim_start_matches(|c: char| !c.is_alphanumeric());
+        rest = part(rest, opener.len()..).trim_start_matches(|c: char| !c.is_alphanumeric());
     }
     true
 }

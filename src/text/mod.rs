@@ -7,6 +7,8 @@ pub mod fingerprint;
 pub mod index;
 pub mod reflection;
 
+use std::slice::SliceIndex;
+
 /// `n` in decimal. (`format!` and `to_string` go through `core::fmt`, which is slow in
 /// the module, and these numbers are written on every decision.)
 pub fn decimal(n: u64) -> String {
@@ -31,6 +33,24 @@ pub fn push_decimal(out: &mut Vec<u8>, n: u64) {
     out.extend_from_slice(&digits[at..]);
 }
 
+/// `s[range]`, for a range found on character boundaries. Indexing a `str` directly
+/// brings in a panic message that prints the range and the character it cut (3.8 KB of
+/// each module); a cut off a boundary is a bug either way, and this one panics with a
+/// fixed message.
+#[inline]
+pub fn part<R: SliceIndex<str, Output = str>>(s: &str, range: R) -> &str {
+    match s.get(range) {
+        Some(part) => part,
+        None => off_boundary(),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn off_boundary() -> ! {
+    panic!("a text was cut off a character boundary")
+}
+
 /// `s` cut to at most `max` code points; a cut string ends with `…` (within `max`).
 pub fn cap(s: &str, max: usize) -> String {
     // No more bytes than `max`: no more characters either, none counted.
@@ -43,7 +63,7 @@ pub fn cap(s: &str, max: usize) -> String {
 /// The first `count` code points of `s`, as a slice: copied whole, where collecting them
 /// one `char` at a time brought `String`'s `Extend<char>` into the modules twice.
 fn first_chars(s: &str, count: usize) -> &str {
-    s.char_indices().nth(count).map_or(s, |(end, _)| &s[..end])
+    s.char_indices().nth(count).map_or(s, |(end, _)| part(s, ..end))
 }
 
 /// Like [`cap`], but cuts after the last whole word when one ends in the second half.
@@ -52,10 +72,10 @@ pub fn cap_words(s: &str, max: usize) -> String {
         return s.to_owned();
     }
     let kept = first_chars(s, max.saturating_sub(1));
-    let ends_at_word = s[kept.len()..].starts_with(char::is_whitespace);
+    let ends_at_word = part(s, kept.len()..).starts_with(char::is_whitespace);
     let cut = match kept.rfind(char::is_whitespace) {
         _ if ends_at_word => kept,
-        Some(i) if kept[..i].chars().count() * 2 >= max => kept[..i].trim_end(),
+        Some(i) if part(kept, ..i).chars().count() * 2 >= max => part(kept, ..i).trim_end(),
         _ => kept,
     };
     [cut, "…"].concat()
@@ -108,9 +128,9 @@ pub fn replace(s: &str, pattern: &str, with: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
     while let Some(at) = find(rest, pattern) {
-        out.push_str(&rest[..at]);
+        out.push_str(part(rest, ..at));
         out.push_str(with);
-        rest = &rest[at + pattern.len()..];
+        rest = part(rest, at + pattern.len()..);
     }
     out.push_str(rest);
     out
@@ -142,6 +162,23 @@ pub fn places<'a>(haystack: &'a str, needle: &'a str) -> impl Iterator<Item = us
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_part_is_the_slice_on_boundaries_and_a_fixed_panic_off_them() {
+        let s = "aé中😀b";
+        let boundaries: Vec<usize> = (0..=s.len()).filter(|&i| s.is_char_boundary(i)).collect();
+        for (i, &start) in boundaries.iter().enumerate() {
+            for &end in &boundaries[i..] {
+                assert_eq!(part(s, start..end), &s[start..end]);
+                assert_eq!((part(s, start..), part(s, ..end)), (&s[start..], &s[..end]));
+            }
+        }
+        // Inside `é` and inside `😀`, as a start and as an end.
+        for (start, end) in [(2, 3), (3, 8)] {
+            let message = std::panic::catch_unwind(|| part(s, start..end).len()).unwrap_err();
+            assert_eq!(message.downcast_ref::<&str>(), Some(&"a text was cut off a character boundary"));
+        }
+    }
 
     #[test]
     fn caps_cut_at_the_code_point_they_count() {

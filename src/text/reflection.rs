@@ -8,7 +8,7 @@
 
 use std::borrow::Cow;
 
-use crate::text::{cap_words, replace};
+use crate::text::{cap_words, part, replace};
 
 /// The default cap of [`extract_reflection`], in code points.
 pub const DEFAULT_MAX_CHARS: usize = 160;
@@ -44,13 +44,13 @@ fn strip_hidden(text: &str) -> Cow<'_, str> {
     let mut hidden_by: Option<&str> = None;
     let mut from = 0; // start of the text not yet copied or dropped
     let mut at = 0;
-    while let Some(i) = text[at..].find('<') {
+    while let Some(i) = part(text, at..).find('<') {
         let start = at + i;
         at = start + 1;
         let Some((tag, closing, end)) = hidden_tag_at(text, start) else { continue };
         match (hidden_by, closing) {
             (None, false) => {
-                visible.push_str(&text[from..start]);
+                visible.push_str(part(text, from..start));
                 visible.push(' ');
                 hidden_by = Some(tag);
             }
@@ -65,7 +65,7 @@ fn strip_hidden(text: &str) -> Cow<'_, str> {
         return Cow::Borrowed(text);
     }
     if hidden_by.is_none() {
-        visible.push_str(&text[from..]);
+        visible.push_str(part(text, from..));
     }
     Cow::Owned(visible)
 }
@@ -73,14 +73,14 @@ fn strip_hidden(text: &str) -> Cow<'_, str> {
 /// The hidden tag starting at byte `start` of `text`: its name, whether it closes, and
 /// the byte after its `>`.
 fn hidden_tag_at(text: &str, start: usize) -> Option<(&'static str, bool, usize)> {
-    let rest = &text[start + 1..];
+    let rest = part(text, start + 1..);
     let (closing, rest) = match rest.strip_prefix('/') {
         Some(r) => (true, r),
         None => (false, rest),
     };
     let name_len = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
-    let tag = HIDDEN_TAGS.into_iter().find(|t| t.eq_ignore_ascii_case(&rest[..name_len]))?;
-    let after = &rest[name_len..];
+    let tag = HIDDEN_TAGS.into_iter().find(|t| t.eq_ignore_ascii_case(part(rest, ..name_len)))?;
+    let after = part(rest, name_len..);
     let close = match after.chars().next() {
         Some('>') => 0,
         Some(c) if c.is_whitespace() && !closing => after.find('>')?,
@@ -110,15 +110,15 @@ fn prose_lines(text: &str, enough: usize) -> String {
         let mut rest = trimmed.trim_start_matches(['#', '>', '-', '*', '+', ' ']);
         let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
         if digits > 0 && matches!(rest.as_bytes().get(digits), Some(b'.' | b')')) {
-            rest = &rest[digits + 1..];
+            rest = part(rest, digits + 1..);
         }
         let mut rest = rest.trim_start();
         while let Some(tagged) = rest.strip_prefix('[').and_then(|r| r.find(']').map(|i| (i, r))) {
             let (i, r) = tagged;
-            if i > 12 || r[..i].contains(char::is_whitespace) {
+            if i > 12 || part(r, ..i).contains(char::is_whitespace) {
                 break;
             }
-            rest = r[i + 1..].trim_start();
+            rest = part(r, i + 1..).trim_start();
         }
         let plain = match rest.contains(['*', '_', '`']) {
             true => Cow::Owned(replace(&replace(&replace(rest, "**", ""), "__", ""), "`", "")),
@@ -143,11 +143,11 @@ fn first_sentence(text: &str) -> &str {
     while let Some((i, c)) = chars.next() {
         let end = i + c.len_utf8();
         match c {
-            '。' | '！' | '？' => return &text[..end],
+            '。' | '！' | '？' => return part(text, ..end),
             '.' | '!' | '?' => {
                 let at_boundary = chars.peek().is_none_or(|&(_, next)| next.is_whitespace());
-                if at_boundary && !(c == '.' && ends_with_abbreviation(&text[..i])) {
-                    return &text[..end];
+                if at_boundary && !(c == '.' && ends_with_abbreviation(part(text, ..i))) {
+                    return part(text, ..end);
                 }
             }
             _ => {}

@@ -10,6 +10,7 @@
 
 use super::Input;
 use crate::error::{Error, Result};
+use crate::text::part;
 
 /// The input, whose head ends at byte `head_end`, split: the lengths before the head,
 /// the head, and the raw texts after it.
@@ -61,7 +62,7 @@ impl<'a> Raw<'a> {
             true => units,
             false => utf16_end(self.rest, units).ok_or_else(|| self.malformed("a length inside a character"))?,
         };
-        let (text, rest) = self.rest.split_at(end);
+        let (text, rest) = (part(self.rest, ..end), part(self.rest, end..));
         // Characters are at most bytes: counted only when the bytes could be over.
         if text.len() > max && text.chars().count() > max {
             return Err(self.malformed("a text over its limit"));

@@ -9,6 +9,7 @@ use super::{Item, Reading};
 use crate::json::from_value::{enum_from_value, struct_from_value, Fields, FromValue, Mismatch};
 use crate::json::value::Value;
 use crate::plan::todos::{Todo, TodoStatus};
+use crate::text::part;
 
 /// `TaskCreate`'s arguments.
 #[derive(Debug, Clone, PartialEq, JsonSchema)]
@@ -191,5 +192,5 @@ pub(super) fn get(args: TaskGetArgs, current: &[Todo]) -> String {
 pub fn created_id(answer: &str) -> Option<String> {
     let digits = answer.trim_start().strip_prefix("Task #")?;
     let end = digits.find(|c: char| !c.is_ascii_digit()).unwrap_or(digits.len());
-    (end > 0 && digits[end..].starts_with(" created")).then(|| digits[..end].to_owned())
+    (end > 0 && part(digits, end..).starts_with(" created")).then(|| part(digits, ..end).to_owned())
 }

@@ -1,6 +1,8 @@
 //! Ids for a dialect's todos: the agent's own where it gives them, else derived from the
 //! text, so that the same text keeps the same id across updates.
 
+use crate::text::part;
+
 /// The longest id planloop gives (a todo's id schema).
 pub(super) const ID_MAX: usize = 40;
 
@@ -43,7 +45,7 @@ pub(super) fn unique_id(text: &str, index: usize, taken: &mut Taken) -> String {
             Err(free) => break free,
             Ok(_) => {
                 let suffix = format!("_{}", taken.suffixes[next].1);
-                id = format!("{}{suffix}", &base[..base.len().min(ID_MAX - suffix.len())]);
+                id = format!("{}{suffix}", part(&base, ..base.len().min(ID_MAX - suffix.len())));
                 taken.suffixes[next].1 += 1;
             }
         }

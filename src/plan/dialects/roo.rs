@@ -6,6 +6,7 @@ use schemars::JsonSchema;
 use super::Reading;
 use crate::json::from_value::struct_from_value;
 use crate::plan::todos::TodoStatus;
+use crate::text::part;
 
 /// Roo Code's `update_todo_list` arguments: a markdown checklist.
 #[derive(Debug, Clone, PartialEq, JsonSchema)]
@@ -38,9 +39,9 @@ pub(super) fn checklist(text: &str) -> Vec<(String, TodoStatus)> {
         if let Some(after) = rest.strip_prefix(['-', '*', '+']).filter(|r| r.starts_with(' ')) {
             rest = after.trim_start();
         } else if let Some(dot) =
-            rest.find(['.', ')']).filter(|&i| i > 0 && rest[..i].bytes().all(|b| b.is_ascii_digit()))
+            rest.find(['.', ')']).filter(|&i| i > 0 && part(rest, ..i).bytes().all(|b| b.is_ascii_digit()))
         {
-            rest = rest[dot + 1..].trim_start();
+            rest = part(rest, dot + 1..).trim_start();
         }
         let status = match rest.get(..3) {
             Some("[ ]") => TodoStatus::Pending,
@@ -48,7 +49,7 @@ pub(super) fn checklist(text: &str) -> Vec<(String, TodoStatus)> {
             Some("[x]" | "[X]") => TodoStatus::Completed,
             _ => continue,
         };
-        let content = rest[3..].trim();
+        let content = part(rest, 3..).trim();
         if !content.is_empty() {
             items.push((content.to_owned(), status));
         }

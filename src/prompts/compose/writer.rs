@@ -6,6 +6,7 @@ use crate::error::issue::Issue;
 use crate::error::{Error, Result};
 use crate::prompts;
 use crate::sort::repeats;
+use crate::text;
 use crate::text::index::Index;
 
 /// The values by key; of a key given twice, the last.
@@ -60,8 +61,8 @@ impl<'a, 'p> Writer<'a, 'p> {
 
     /// Appends `part` (values filled in where it takes them), after a blank line.
     pub(super) fn part(&mut self, part: &'p Part<'a>, values: &Values<'p>) -> Result<()> {
-        let text = trim_line_breaks(&part.text);
-        if text.is_empty() {
+        let body = trim_line_breaks(&part.text);
+        if body.is_empty() {
             return Ok(());
         }
         if !self.prompt.is_empty() {
@@ -69,36 +70,36 @@ impl<'a, 'p> Writer<'a, 'p> {
         }
         self.components.push(part.name);
         if !part.fill {
-            return self.push(text);
+            return self.push(body);
         }
         // The text from one filled placeholder to the next goes in as one run, unfilled
         // placeholders and all.
         let mut done = 0;
-        for (place, key) in prompts::placeholders(text) {
+        for (place, key) in prompts::placeholders(body) {
             match values.get(key) {
                 Some(value) => {
-                    self.push(&text[done..place.start])?;
+                    self.push(text::part(body, done..place.start))?;
                     self.push(value)?;
                     done = place.end;
                 }
                 None => self.unresolved.push(key),
             }
         }
-        self.push(&text[done..])
+        self.push(text::part(body, done..))
     }
 
-    fn push(&mut self, text: &str) -> Result<()> {
+    fn push(&mut self, more: &str) -> Result<()> {
         // Characters are never more than bytes: counted (each once) only when the bytes
         // could be over.
-        if self.prompt.len() + text.len() > PROMPT_MAX_CHARS {
-            self.chars += self.prompt[self.counted..].chars().count();
+        if self.prompt.len() + more.len() > PROMPT_MAX_CHARS {
+            self.chars += text::part(&self.prompt, self.counted..).chars().count();
             self.counted = self.prompt.len();
-            if self.chars + text.chars().count() > PROMPT_MAX_CHARS {
+            if self.chars + more.chars().count() > PROMPT_MAX_CHARS {
                 let message = format!("The composed prompt would be over {PROMPT_MAX_CHARS} characters");
                 return Err(Error::invalid_options(self.argument, vec![Issue::custom(message, Vec::new())]));
             }
         }
-        self.prompt.push_str(text);
+        self.prompt.push_str(more);
         Ok(())
     }
 
