@@ -74,14 +74,17 @@ struct OpenStack<'a>(Vec<Open<'a>>);
 
 impl Drop for OpenStack<'_> {
     fn drop(&mut self) {
-        let values = self.0.drain(..).flat_map(|open| match open {
-            Open::Array(items) => items,
-            Open::Object(object) => {
-                let OpenObject { own, inherited, .. } = *object;
-                own.into_iter().chain(inherited).map(|(_, v)| v).collect()
+        let mut values = Vec::new();
+        for open in self.0.drain(..) {
+            match open {
+                Open::Array(mut items) => values.append(&mut items),
+                Open::Object(object) => {
+                    let OpenObject { own, inherited, .. } = *object;
+                    values.extend(own.into_iter().chain(inherited).map(|(_, v)| v));
+                }
             }
-        });
-        dismantle(values.collect());
+        }
+        dismantle(values);
     }
 }
 
