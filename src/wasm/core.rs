@@ -5,7 +5,7 @@
 use std::cell::RefCell;
 
 use super::args::Args;
-use super::io::{fields, number, set_numbers, set_text, write};
+use super::io::{fields, json_text, number, set_numbers, write};
 use super::ops::{Op, Status};
 use super::out::Out;
 use super::slab::{self, Slab};
@@ -35,10 +35,7 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, now_ms: f64) -> Option<Result
         Op::ValidateText => validate(given, false),
         Op::ValidateValue => validate(given, true),
         Op::ValidateQuoted => unquoted(input).and_then(|text| validate(Input { bytes: &text, ascii: false }, false)),
-        Op::WriteTodosJsonSchema => {
-            set_text(WRITE_TODOS_SCHEMA.as_bytes());
-            Ok(Status::Json)
-        }
+        Op::WriteTodosJsonSchema => json_text(WRITE_TODOS_SCHEMA.as_bytes()),
         // The JS layer makes the definition, the schema without its document keywords.
         Op::ToolDefinitions => fields(|out| {
             out.ascii("write_todos");

@@ -62,9 +62,10 @@ fn set_text_with<R>(write: impl FnOnce(&mut Vec<u8>) -> R) -> R {
     })
 }
 
-/// Sets the text output to `text`.
-pub fn set_text(text: &[u8]) {
+/// JSON text written before the call (a schema, a snapshot) as the call's JSON result.
+pub fn json_text(text: &[u8]) -> Result<Status, crate::error::Error> {
     set_text_with(|out| out.extend_from_slice(text));
+    Ok(Status::Json)
 }
 
 /// Sets the text output to `value` as JSON.

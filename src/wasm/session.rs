@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 
 use super::args::Args;
-use super::io::{fields, json, number, set_text};
+use super::io::{fields, json, json_text, number};
 use super::ops::{Op, Status};
 use super::slab::{self, Slab};
 use super::{compose, hot, raw, turn_out, Input};
@@ -54,10 +54,7 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, head: f64) -> Option<Result<S
             };
             number(slab::insert(&SESSIONS, session)?)
         }),
-        Op::SessionSnapshot => with(&|s, _| {
-            set_text(s.snapshot_json()?.as_bytes());
-            Ok(Status::Json)
-        }),
+        Op::SessionSnapshot => with(&|s, _| json_text(s.snapshot_json()?.as_bytes())),
         Op::SessionStepPlan => with(&|s, _| json(&s.step_plan())),
         Op::SessionSystemPrompt => with(&|s, a| {
             let (parts, now_ms) = (a.options(0, "parts", &compiled::PROMPT_PARTS)?, a.time(1, "nowMs")?);

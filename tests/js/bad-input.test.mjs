@@ -2,6 +2,7 @@
 // PlanloopError (name, stable code, data object) or a validation issue, never a crash,
 // and the module keeps working afterwards.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import { planloop } from "./support/pkg.mjs";
@@ -102,10 +103,9 @@ function awaiting() {
   return session;
 }
 
-const ERROR_CODES = new Set([
-  "invalid_argument", "invalid_options", "host_exception", "invalid_state",
-  "unknown_action", "action_already_resolved", "action_of_another_turn", "invalid_snapshot", "internal",
-]);
+// The codes the package's declarations promise (`ErrorCode`, generated from the Rust enum).
+const declarations = readFileSync(new URL("../../pkg/planloop.d.ts", import.meta.url), "utf8");
+const ERROR_CODES = new Set(declarations.match(/export type ErrorCode = ([^;]+);/)[1].match(/[a-z_]+/g));
 
 function stillWorks() {
   const planner = new PlannerState();
