@@ -92,6 +92,10 @@
 //! model's tool arguments, validation issues shaped exactly as zod 4 reports them
 //! ([`error::issue::Issue`]).
 
+// Texts are cut with `text::part`: indexing a `str` brings its panic message into each
+// wasm module (see there).
+#![cfg_attr(not(test), deny(clippy::string_slice))]
+
 pub mod error;
 pub mod json;
 pub mod plan;
