@@ -1,6 +1,9 @@
 //! Approval gates (seed 002) and plan review (seed 000, batch 3), driven through a
 //! `Session` with simulated time, and a property test over random drives.
 
+// Not built into the wasm modules, so any collection will do (clippy.toml).
+#![allow(clippy::disallowed_types)]
+
 mod support;
 
 use planloop::error::ErrorCode;
