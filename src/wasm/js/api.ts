@@ -35,15 +35,15 @@ import type {
   ToolResult,
   ToolResultsOutcome,
   TurnStart,
-  WriteTodos,
   WriteTodosValidation,
 } from "../types";
 import { rawTexts } from "./compose.js";
+import { crossing, found, foundArgs, readAck, readArgs, readEvent, readSnapshot } from "./primitives.js";
 import { copiedArguments } from "./copied.js";
-import { Thrown, encodeArgs, encodeValue, wellFormed } from "./encode.js";
+import { Thrown, encodeArgs } from "./encode.js";
 import type { Engine } from "./engine.js";
 import { core, session } from "./modules.js";
-import { Op, PHASES, STATUSES, Status } from "./ops.js";
+import { Op, Status } from "./ops.js";
 import type { Reader } from "./reader.js";
 import { type Raw, rawArguments, rawOutputs } from "./raw.js";
 import { readRunTools, readToolResults } from "./round.js";
@@ -66,69 +66,6 @@ function rawFields<T>(engine: Engine, op: number, handle: number, raw: Raw<unkno
 /** The structured result of the last call, built with `read`, or what its status says. */
 function answer<T>(engine: Engine, status: number, read: (reader: Reader) => T): T {
   return status === Status.Fields ? read(engine.reader()) : (engine.result(status) as T);
-}
-
-/** Tool-call arguments as they cross: raw JSON text, its JSON literal, or a JS value;
- * `source` is the string the core's offsets point into. */
-function crossing(args: unknown): { form: 0 | 1 | 2; text: string; source: string } {
-  if (typeof args === "string") {
-    return wellFormed(args) ? { form: 0, text: args, source: args } : { form: 2, text: JSON.stringify(args), source: args };
-  }
-  const text = encodeValue(args);
-  return { form: 1, text, source: text };
-}
-
-/** A string the core found in `source`: sliced, or decoded when it holds escapes. */
-function found(source: string, flag: number, start: number, end: number): string {
-  return flag === 1 ? source.slice(start, end) : (JSON.parse(source.slice(start - 1, end + 1)) as string);
-}
-
-const OPTIONAL = ["focus", "note"] as const;
-
-/** `write_todos` arguments the core found valid, built from the places of their strings
- * (see `write_found` in src/wasm/core.rs): `n` from `base` is the core's number output. */
-function foundArgs(n: Uint32Array, base: number, source: string): WriteTodos {
-  const count = n[base]!;
-  const todos = new Array<WriteTodos["todos"][number]>(count);
-  for (let i = 0, at = base + 9; i < count; i++, at += 7) {
-    todos[i] = { id: found(source, n[at]!, n[at + 1]!, n[at + 2]!), content: found(source, n[at + 3]!, n[at + 4]!, n[at + 5]!), status: STATUSES[n[at + 6]!]! };
-  }
-  const data: WriteTodos = { todos };
-  for (let k = 0, at = base + 1; k < 2; k++, at += 4) {
-    if (n[at] === 1) data[OPTIONAL[k]!] = found(source, n[at + 1]!, n[at + 2]!, n[at + 3]!);
-    else if (n[at] === 2) data[OPTIONAL[k]!] = undefined;
-  }
-  return data;
-}
-
-/** A todo list as the core writes it (see `write_todos` in src/wasm/core.rs). */
-function readTodos(reader: Reader): Todo[] {
-  return reader.list((r) => ({ id: r.string(), content: r.string(), status: STATUSES[r.number()]! }));
-}
-
-/** Valid arguments the core read on its full path (see `write_data` in src/wasm/core.rs). */
-function readArgs(reader: Reader): WriteTodos {
-  const data: WriteTodos = { todos: readTodos(reader) };
-  for (const key of OPTIONAL) {
-    const kind = reader.number();
-    if (kind === 1) data[key] = reader.string();
-    else if (kind === 2) data[key] = undefined;
-  }
-  return data;
-}
-
-function readSnapshot(reader: Reader): PlannerSnapshot {
-  return { revision: reader.number(), todos: readTodos(reader), focus: reader.optionalString(), note: reader.optionalString(), updatedAt: reader.optionalFloat() };
-}
-
-function readEvent(reader: Reader): ReasoningEvent {
-  return { phase: PHASES[reader.number()]!, summary: reader.string(), iteration: reader.number(), timestamp: reader.float() };
-}
-
-/** An ack the core made on its full path (see `ack` in src/wasm/core.rs). */
-function readAck(reader: Reader): PlannerAck {
-  if (reader.flag()) return { ok: true, revision: reader.number(), todoCount: reader.number(), inProgress: reader.optionalString() };
-  return { ok: false, error: reader.string() as "planner_overuse_execute_next_step", message: reader.string() };
 }
 
 const VALIDATE = [Op.ValidateText, Op.ValidateValue, Op.ValidateQuoted] as const;

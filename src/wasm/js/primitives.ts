@@ -1,0 +1,70 @@
+// The primitives' results as the core writes them (src/wasm/core.rs), and `write_todos`
+// arguments as they cross: valid arguments come back as the places of their strings in the
+// caller's own string, the rest as fields for a `Reader`.
+import type { PlannerAck, PlannerSnapshot, ReasoningEvent, Todo, WriteTodos } from "../types";
+import { encodeValue, wellFormed } from "./encode.js";
+import { PHASES, STATUSES } from "./ops.js";
+import type { Reader } from "./reader.js";
+
+/** Tool-call arguments as they cross: raw JSON text, its JSON literal, or a JS value;
+ * `source` is the string the core's offsets point into. */
+export function crossing(args: unknown): { form: 0 | 1 | 2; text: string; source: string } {
+  if (typeof args === "string") {
+    return wellFormed(args) ? { form: 0, text: args, source: args } : { form: 2, text: JSON.stringify(args), source: args };
+  }
+  const text = encodeValue(args);
+  return { form: 1, text, source: text };
+}
+
+/** A string the core found in `source`: sliced, or decoded when it holds escapes. */
+export function found(source: string, flag: number, start: number, end: number): string {
+  return flag === 1 ? source.slice(start, end) : (JSON.parse(source.slice(start - 1, end + 1)) as string);
+}
+
+const OPTIONAL = ["focus", "note"] as const;
+
+/** `write_todos` arguments the core found valid, built from the places of their strings
+ * (see `write_found` in src/wasm/core.rs): `n` from `base` is the core's number output. */
+export function foundArgs(n: Uint32Array, base: number, source: string): WriteTodos {
+  const count = n[base]!;
+  const todos = new Array<WriteTodos["todos"][number]>(count);
+  for (let i = 0, at = base + 9; i < count; i++, at += 7) {
+    todos[i] = { id: found(source, n[at]!, n[at + 1]!, n[at + 2]!), content: found(source, n[at + 3]!, n[at + 4]!, n[at + 5]!), status: STATUSES[n[at + 6]!]! };
+  }
+  const data: WriteTodos = { todos };
+  for (let k = 0, at = base + 1; k < 2; k++, at += 4) {
+    if (n[at] === 1) data[OPTIONAL[k]!] = found(source, n[at + 1]!, n[at + 2]!, n[at + 3]!);
+    else if (n[at] === 2) data[OPTIONAL[k]!] = undefined;
+  }
+  return data;
+}
+
+/** A todo list as the core writes it (see `write_todos` in src/wasm/core.rs). */
+export function readTodos(reader: Reader): Todo[] {
+  return reader.list((r) => ({ id: r.string(), content: r.string(), status: STATUSES[r.number()]! }));
+}
+
+/** Valid arguments the core read on its full path (see `write_data` in src/wasm/core.rs). */
+export function readArgs(reader: Reader): WriteTodos {
+  const data: WriteTodos = { todos: readTodos(reader) };
+  for (const key of OPTIONAL) {
+    const kind = reader.number();
+    if (kind === 1) data[key] = reader.string();
+    else if (kind === 2) data[key] = undefined;
+  }
+  return data;
+}
+
+export function readSnapshot(reader: Reader): PlannerSnapshot {
+  return { revision: reader.number(), todos: readTodos(reader), focus: reader.optionalString(), note: reader.optionalString(), updatedAt: reader.optionalFloat() };
+}
+
+export function readEvent(reader: Reader): ReasoningEvent {
+  return { phase: PHASES[reader.number()]!, summary: reader.string(), iteration: reader.number(), timestamp: reader.float() };
+}
+
+/** An ack the core made on its full path (see `ack` in src/wasm/core.rs). */
+export function readAck(reader: Reader): PlannerAck {
+  if (reader.flag()) return { ok: true, revision: reader.number(), todoCount: reader.number(), inProgress: reader.optionalString() };
+  return { ok: false, error: reader.string() as "planner_overuse_execute_next_step", message: reader.string() };
+}
