@@ -57,7 +57,7 @@ fn block(class: usize) -> Layout {
     unsafe { Layout::from_size_align_unchecked((class + 1) * STEP, STEP) }
 }
 
-// Not inlined: at opt-level 3 every allocation site would take a copy of each (the
+// Not inlined: built for speed, every allocation site would take a copy of each (the
 // primitives module 23 KB larger), for no time measured.
 unsafe impl<A: GlobalAlloc> GlobalAlloc for SizeClasses<A> {
     #[inline(never)]
