@@ -24,14 +24,21 @@ pub fn sort_by<T>(items: &mut [T], mut less: impl FnMut(&T, &T) -> bool) {
 /// first): found by sorting their places, n log n, where a set of those seen brought a
 /// B-tree (5 KB of the session module) for the two lists that need it.
 pub fn repeats<T: Ord>(items: &[T]) -> Vec<bool> {
-    let mut order: Vec<usize> = (0..items.len()).collect();
-    sort_by(&mut order, |&a, &b| (&items[a], a) < (&items[b], b));
+    let order = places_by(items.len(), |i| &items[i]);
     let mut repeated = vec![false; items.len()];
     for pair in order.windows(2) {
         // Equal items sit together, the first of them (the lowest place) first.
         repeated[pair[1]] = items[pair[0]] == items[pair[1]];
     }
     repeated
+}
+
+/// The places `0..len` in the order of their `key`, equal keys in place order: so equal
+/// keys sit together, the first of them first.
+pub fn places_by<K: Ord>(len: usize, key: impl Fn(usize) -> K) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..len).collect();
+    sort_by(&mut order, |&a, &b| (key(a), a) < (key(b), b));
+    order
 }
 
 /// Moves `items[root]` down the heap `items[..end]` until its children are not greater.

@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 use std::mem;
 
-use crate::sort::sort_by;
+use crate::sort::{places_by, sort_by};
 
 /// A value received from the host. Strings borrow from the JSON text they were parsed
 /// from when they can (no escapes), so parsing a tool call allocates little. (Only a
@@ -196,8 +196,7 @@ pub fn unique_members<V>(members: &[(Cow<'_, str>, V)]) -> Vec<(usize, usize)> {
 /// [`unique_members`] in key order (a checksum's sorted form): found by sorting, so that
 /// an object of many keys costs n log n, not n².
 pub fn key_runs<V>(members: &[(Cow<'_, str>, V)]) -> Vec<(usize, usize)> {
-    let mut order: Vec<usize> = (0..members.len()).collect();
-    sort_by(&mut order, |&a, &b| (&members[a].0, a) < (&members[b].0, b));
+    let order = places_by(members.len(), |i| &members[i].0);
     let mut places = Vec::with_capacity(members.len());
     let mut run = 0;
     while run < order.len() {
