@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::json;
 use crate::json::from_value::struct_from_value;
 use crate::json::value::Value;
-use crate::text::{find, part, places};
+use crate::text::{find, part, word_places};
 
 /// What the model asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
@@ -169,12 +169,7 @@ fn by_wording(text: &str) -> Option<Status> {
 
 /// `word` with a non-word character (or nothing) on each side.
 fn has_word(line: &str, word: &str) -> bool {
-    let is_word = |c: char| c.is_alphanumeric() || c == '_';
-    places(line, word).any(|i| {
-        let before = part(line, ..i).chars().next_back().is_none_or(|c| !is_word(c));
-        let after = part(line, i + word.len()..).chars().next().is_none_or(|c| !is_word(c));
-        before && after
-    })
+    word_places(line, word, |c| c.is_alphanumeric() || c == '_').next().is_some()
 }
 
 /// Every one of `words`, in this order (seed 003's `a.*b` patterns).

@@ -4,7 +4,7 @@
 //! stand alone (not "continued", "discontinue"), the message must be short or open with
 //! it, and no negation may come before it ("don't continue", "不要继续", "why not go on?").
 
-use crate::text::{find, part, places};
+use crate::text::{find, part, word_places};
 
 /// Messages up to this many code points count wherever the word appears.
 const SHORT_MESSAGE_CHARS: usize = 40;
@@ -33,22 +33,14 @@ pub fn is_continue(message: &str) -> bool {
 
 /// The byte offset of the first keyword standing as a word.
 fn find_keyword(text: &str) -> Option<usize> {
-    let english = ENGLISH.iter().flat_map(|word| word_positions(text, word));
+    let english = ENGLISH.iter().flat_map(|word| word_places(text, word, char::is_alphanumeric));
     let chinese = CHINESE.iter().filter_map(|word| find(text, word));
     english.chain(chinese).min()
 }
 
-/// Where `word` occurs in `text` with no letter right before or after it.
-fn word_positions<'a>(text: &'a str, word: &'a str) -> impl Iterator<Item = usize> + 'a {
-    places(text, word).filter(move |&i| {
-        let letter_before = part(text, ..i).chars().next_back().is_some_and(char::is_alphanumeric);
-        let letter_after = part(text, i + word.len()..).chars().next().is_some_and(|c| c.is_alphanumeric());
-        !letter_before && !letter_after
-    })
-}
-
 fn negated(before: &str) -> bool {
-    let english = ENGLISH_NEGATIONS.iter().any(|word| word_positions(before, word).next().is_some());
+    let english =
+        ENGLISH_NEGATIONS.iter().any(|word| word_places(before, word, char::is_alphanumeric).next().is_some());
     english || CHINESE_NEGATIONS.iter().any(|word| find(before, word).is_some())
 }
 

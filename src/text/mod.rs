@@ -53,11 +53,16 @@ fn off_boundary() -> ! {
 
 /// `s` cut to at most `max` code points; a cut string ends with `…` (within `max`).
 pub fn cap(s: &str, max: usize) -> String {
-    // No more bytes than `max`: no more characters either, none counted.
-    if s.len() <= max || s.chars().nth(max).is_none() {
+    if !over(s, max) {
         return s.to_owned();
     }
     [first_chars(s, max.saturating_sub(1)), "…"].concat()
+}
+
+/// Whether `s` has more than `max` code points: one of no more bytes than `max` has no
+/// more characters either, and is not counted.
+fn over(s: &str, max: usize) -> bool {
+    s.len() > max && s.chars().nth(max).is_some()
 }
 
 /// The first `count` code points of `s`, as a slice: copied whole, where collecting them
@@ -68,7 +73,7 @@ fn first_chars(s: &str, count: usize) -> &str {
 
 /// Like [`cap`], but cuts after the last whole word when one ends in the second half.
 pub fn cap_words(s: &str, max: usize) -> String {
-    if s.chars().nth(max).is_none() {
+    if !over(s, max) {
         return s.to_owned();
     }
     let kept = first_chars(s, max.saturating_sub(1));
@@ -159,6 +164,16 @@ pub fn places<'a>(haystack: &'a str, needle: &'a str) -> impl Iterator<Item = us
     })
 }
 
+/// Every place of `word` in `text` (as [`places`]) with no `is_word` character right
+/// before or after it: the word standing alone.
+pub fn word_places<'a>(text: &'a str, word: &'a str, is_word: fn(char) -> bool) -> impl Iterator<Item = usize> + 'a {
+    places(text, word).filter(move |&at| {
+        let before = part(text, ..at).chars().next_back().is_some_and(is_word);
+        let after = part(text, at + word.len()..).chars().next().is_some_and(is_word);
+        !before && !after
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -244,6 +259,15 @@ mod tests {
         for n in [0, 7, 10, 99, 4_000_000_000, u64::MAX] {
             assert_eq!(decimal(n), n.to_string());
         }
+    }
+
+    #[test]
+    fn a_word_stands_alone_by_the_characters_it_is_told_are_word_ones() {
+        // Not before `w`, nor after `续` (a letter too); before `_` only when it is not a word one.
+        let text = "go on, go onward, 继续go on, go on_ go on";
+        assert_eq!(word_places(text, "go on", char::is_alphanumeric).collect::<Vec<_>>(), [0, 31, 38]);
+        let with_underscore = |c: char| c.is_alphanumeric() || c == '_';
+        assert_eq!(word_places(text, "go on", with_underscore).collect::<Vec<_>>(), [0, 38]);
     }
 
     #[test]
