@@ -14,22 +14,31 @@ import { writeTodosSchema } from "../tests/js/support/seed-schema.mjs";
 
 const ROUNDS = 25;
 const BATCH = 2000;
+/** Rounds run before the timed ones: V8 compiles JS and wasm in tiers, so the first
+ * calls of a function run its baseline code. A row of 2,000-call batches is mostly past
+ * that anyway; a row of 200 decisions was not (its first five rounds ran at five to
+ * seven times the rest), so its median mixed start-up into the cost of a decision.
+ * Start-up is printed apart, as the first round's figure. */
+const WARMUP_ROUNDS = 5;
 const pkg = (file) => new URL(`../pkg/${file}`, import.meta.url);
 const zodVersion = JSON.parse(readFileSync(new URL("../node_modules/zod/package.json", import.meta.url))).version;
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** Median ns per call of each contender, over interleaved rounds. */
+/** Median ns per call of each contender, over interleaved rounds after the warm-up
+ * ones; `first` holds each one's ns per call in its first round (the process's first
+ * calls, when the contender has not run before). */
 function measure(contenders, batch = BATCH) {
   const samples = Object.fromEntries(Object.keys(contenders).map((k) => [k, []]));
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = 0; round < WARMUP_ROUNDS + ROUNDS; round++) {
     for (const [name, run] of Object.entries(contenders)) {
       const start = performance.now();
       for (let i = 0; i < batch; i++) run(i);
       samples[name].push(((performance.now() - start) * 1e6) / batch);
     }
   }
-  return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
+  const medians = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v.slice(WARMUP_ROUNDS))]));
+  return { ...medians, first: Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, v[0]])) };
 }
 
 const progress = (what) => process.stderr.write(`bench: ${what}…\n`);
@@ -93,7 +102,7 @@ for (const [label, payload] of Object.entries({ ...valid, ...invalid })) {
   rows.push({ label, bytes: Buffer.byteLength(text), valid: label in valid, ...t });
 }
 
-console.log(`\nwrite_todos: planloop against JSON.parse + zod ${zodVersion} safeParse (median of ${ROUNDS} interleaved rounds × ${BATCH} calls; ratio = planloop / zod)\n`);
+console.log(`\nwrite_todos: planloop against JSON.parse + zod ${zodVersion} safeParse (median of ${ROUNDS} interleaved rounds × ${BATCH} calls after ${WARMUP_ROUNDS} warm-up rounds; ratio = planloop / zod)\n`);
 console.log("payload                      bytes | validateWriteTodos   parse+safeParse  ratio | applyWriteTodos   parse+safeParse+state  ratio");
 for (const r of rows) {
   console.log(
@@ -136,7 +145,7 @@ if (composedPrompt !== composeInJs(composeInput)) throw new Error("composePrompt
 const compose = measure({ planloop: () => planloop.composePrompt(composeInput), js: () => composeInJs(composeInput) }, COMPOSE_BATCH);
 const placeholders = [composeInput.base, ...composeInput.components.map((c) => c.text)].join("").match(/\{\{\{/g).length;
 const shape = `${composeInput.components.length} components, ${Object.keys(composeInput.values).length} values, ${placeholders} placeholders`;
-console.log(`\ncomposePrompt against join + replace (median of ${ROUNDS} interleaved rounds × ${COMPOSE_BATCH} calls; ratio = planloop / JS)\n`);
+console.log(`\ncomposePrompt against join + replace (median of ${ROUNDS} interleaved rounds × ${COMPOSE_BATCH} calls after ${WARMUP_ROUNDS} warm-up rounds; ratio = planloop / JS)\n`);
 console.log("prompt                                          chars | composePrompt  join + replace  ratio");
 console.log(`${shape.padEnd(44)} ${composedPrompt.length.toLocaleString("en").padStart(8)} | ${us(compose.planloop)}     ${us(compose.js)}  ${(compose.planloop / compose.js).toFixed(2).padStart(5)}`);
 goals.push([`composePrompt (${shape}) vs join + replace`, [compose.planloop / compose.js], 1.0, 0.8]);
@@ -173,9 +182,10 @@ const decisions = measure(
   SESSION_BATCH,
 );
 const sessionTime = decisions.decide;
-console.log(`\nSession: handleModelResponse + handleToolResults for a response with one tool call (${ARGS_BYTES}-byte args; median of ${ROUNDS} rounds × ${SESSION_BATCH})\n`);
+console.log(`\nSession: handleModelResponse + handleToolResults for a response with one tool call (${ARGS_BYTES}-byte args; median of ${ROUNDS} rounds × ${SESSION_BATCH} after ${WARMUP_ROUNDS} warm-up rounds)\n`);
 console.log(`  ${us(sessionTime)} per decision, the arguments an object`);
 console.log(`  ${us(decisions.decideText)} per decision, the arguments JSON text (JSON.stringify included)`);
+console.log(`  ${us(decisions.first.decide)} per decision in the process's first ${SESSION_BATCH} (start-up: the JS and wasm still in their first tier)`);
 goals.push([`Session.handleModelResponse + handleToolResults, one call, ${ARGS_BYTES}-byte args (µs)`, [sessionTime / 1000], 10, 5]);
 
 // A turn that ends in a final answer of markdown (printed, no goal): the answer's
