@@ -5,7 +5,7 @@ SHELL := /bin/bash
 # npm's wasm-opt (binaryen >= 116) must come before any Debian wasm-opt 108.
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: setup build demo demo-cli test bench clean
+.PHONY: setup build demo demo-cli test bench fuzz clean
 
 setup:
 	@./scripts/setup.sh
@@ -34,6 +34,14 @@ test: setup
 
 bench: build
 	node scripts/bench.mjs
+
+# The randomized tests of `make test` at length, from a fresh seed: every Rust one (the
+# sessions' property tests, the fast readers against the general path, the number and
+# text helpers against std) FACTOR times as long (default 100), then the zod differential
+# test over PAYLOADS payloads (default 5,000,000). PLANLOOP_FUZZ_SEED=<n> repeats a run.
+fuzz: build
+	PLANLOOP_FUZZ_FACTOR=$(or $(FACTOR),100) cargo test --release --quiet -- --nocapture
+	node scripts/fuzz.mjs
 
 clean:
 	rm -rf pkg target/ts target/readme target/www

@@ -27,4 +27,46 @@ impl Rng {
     pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
         &items[self.below(items.len())]
     }
+
+    /// A test's generator: from state `fixed` in `make test`, so every run draws the same;
+    /// under `make fuzz`, from the run's seed mixed with `fixed` (see [`fuzz`]).
+    pub fn for_test(fixed: u64) -> Rng {
+        match fuzz() {
+            Some((seed, _)) => Rng::seeded(seed ^ fixed),
+            None => Rng(fixed),
+        }
+    }
+}
+
+/// `make fuzz`'s settings, `None` in `make test`: the run's seed and how many times
+/// longer each randomized test runs. `PLANLOOP_FUZZ_FACTOR=<k>` turns it on;
+/// `PLANLOOP_FUZZ_SEED=<n>` gives the seed, or the clock picks one, once per test
+/// binary, printed so that a failing run can be repeated.
+fn fuzz() -> Option<(u64, u64)> {
+    static SETTINGS: std::sync::OnceLock<Option<(u64, u64)>> = std::sync::OnceLock::new();
+    *SETTINGS.get_or_init(|| {
+        let number = |name: &str| std::env::var(name).ok().and_then(|text| text.trim().parse::<u64>().ok());
+        let factor = number("PLANLOOP_FUZZ_FACTOR")?.max(1);
+        let seed = number("PLANLOOP_FUZZ_SEED").unwrap_or_else(|| {
+            let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+            u64::from(now.subsec_nanos()) ^ (now.as_secs() << 20)
+        });
+        eprintln!("fuzz: repeat with PLANLOOP_FUZZ_SEED={seed} PLANLOOP_FUZZ_FACTOR={factor}");
+        Some((seed, factor))
+    })
+}
+
+/// How many rounds a randomized test runs: `n` in `make test`, `n` times the factor
+/// under `make fuzz`.
+pub fn rounds(n: usize) -> usize {
+    fuzz().map_or(n, |(_, factor)| n.saturating_mul(factor as usize))
+}
+
+/// The seeds a property test runs: `1..=fixed` in `make test`; under `make fuzz`,
+/// `fixed` times the factor, from the run's seed.
+pub fn seeds(fixed: u64) -> std::ops::RangeInclusive<u64> {
+    match fuzz() {
+        Some((seed, factor)) => seed..=seed.saturating_add(fixed.saturating_mul(factor).saturating_sub(1)),
+        None => 1..=fixed,
+    }
 }

@@ -371,7 +371,7 @@ fn a_store_carries_the_review_to_a_fresh_session_and_expires_it() {
 fn random_drives_never_run_anything_unapproved_or_twice_and_stay_within_budget() {
     let tools = ["search", "deploy", "run_bash", "write_todos", "plan_progress"];
     let (mut paused, mut resolved, mut resumed) = (0, 0, 0);
-    for seed in 1..=300u64 {
+    for seed in support::seeds(300) {
         let mut rng = Rng::seeded(seed);
         let max_iterations = 2 + rng.below(6) as u32;
         let mut session = Session::new(SessionConfig { max_iterations, ..gated() });

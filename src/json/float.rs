@@ -148,8 +148,8 @@ mod tests {
             f64::NAN,
             f64::INFINITY,
         ];
-        let mut rng = crate::test_rng::Rng(0x9E37_79B9_7F4A_7C15);
-        for _ in 0..50_000 {
+        let mut rng = crate::test_rng::Rng::for_test(0x9E37_79B9_7F4A_7C15);
+        for _ in 0..crate::test_rng::rounds(50_000) {
             let x = rng.next();
             numbers.push(f64::from_bits(x));
             numbers.push((x % 1_000_000) as f64 / 1000.0);

@@ -130,7 +130,7 @@ mod tests {
 
     #[test]
     fn small_integers_read_exactly_as_the_float_parser_reads_them() {
-        let mut rng = crate::test_rng::Rng(0x2545_F491_4F6C_DD1D);
+        let mut rng = crate::test_rng::Rng::for_test(0x2545_F491_4F6C_DD1D);
         let mut literals: Vec<String> = [
             "0",
             "-0",
@@ -146,7 +146,7 @@ mod tests {
         ]
         .map(String::from)
         .to_vec();
-        for _ in 0..100_000 {
+        for _ in 0..crate::test_rng::rounds(100_000) {
             let x = rng.next();
             let digits = 1 + (x % 19) as u32;
             let n = rng.next() % 10u64.pow(digits);

@@ -158,8 +158,8 @@ mod tests {
                 args.into_json().unwrap_or(Value::Object(Vec::new()))
             }
         };
-        let mut rng = Rng::seeded(7);
-        let mut texts: Vec<String> = (0..20_000).map(|_| arguments(&mut rng, 0)).collect();
+        let mut rng = Rng::for_test(Rng::seeded(7).0);
+        let mut texts: Vec<String> = (0..crate::test_rng::rounds(20_000)).map(|_| arguments(&mut rng, 0)).collect();
         let deep = |depth: usize| format!("{}{}", "[".repeat(depth), "]".repeat(depth));
         texts.extend([deep(64), deep(65), deep(66), "{\"a\":1".to_owned(), "  ".to_owned()]);
         for text in &texts {

@@ -199,9 +199,9 @@ mod tests {
     fn caps_cut_at_the_code_point_they_count() {
         // The cut as collecting the first characters makes it.
         let collected = |s: &str, n: usize| s.chars().take(n).collect::<String>();
-        let mut rng = crate::test_rng::Rng(0x94D0_49BB_1331_11EB);
+        let mut rng = crate::test_rng::Rng::for_test(0x94D0_49BB_1331_11EB);
         let pieces = ["a", "word ", " ", "é", "中", "😀", "\n"];
-        for _ in 0..20_000 {
+        for _ in 0..crate::test_rng::rounds(20_000) {
             let s: String = (0..rng.next() % 30).map(|_| pieces[(rng.next() % pieces.len() as u64) as usize]).collect();
             let max = 1 + (rng.next() % 20) as usize;
             let capped = cap(&s, max);
@@ -217,12 +217,12 @@ mod tests {
 
     #[test]
     fn finds_what_str_find_and_match_indices_find() {
-        let mut rng = crate::test_rng::Rng(0x5851_F42D_4C95_7F2D);
+        let mut rng = crate::test_rng::Rng::for_test(0x5851_F42D_4C95_7F2D);
         let pieces = ["a", "b", "ab", "é", "中", "😀", "```", " "];
         let text = |rng: &mut crate::test_rng::Rng, n: u64| -> String {
             (0..rng.next() % n).map(|_| pieces[(rng.next() % pieces.len() as u64) as usize]).collect()
         };
-        for _ in 0..20_000 {
+        for _ in 0..crate::test_rng::rounds(20_000) {
             let (haystack, needle) = (text(&mut rng, 12), text(&mut rng, 3));
             if needle.is_empty() {
                 assert_eq!(find(&haystack, &needle), None);
@@ -246,8 +246,8 @@ mod tests {
     #[test]
     fn ascii_lines_collapse_as_any_other_does() {
         let pieces = ["a", "bc", " ", "\t", "\n", "\r", "\u{b}", "\u{c}", "\u{1c}", "\u{1f}", "x y", "  "];
-        let mut rng = crate::test_rng::Rng(0x9E37_79B9_7F4A_7C15);
-        for _ in 0..5_000 {
+        let mut rng = crate::test_rng::Rng::for_test(0x9E37_79B9_7F4A_7C15);
+        for _ in 0..crate::test_rng::rounds(5_000) {
             let text: String = (0..rng.below(8)).map(|_| *rng.pick(&pieces)).collect();
             let general = text.split_whitespace().collect::<Vec<_>>().join(" ");
             assert_eq!(one_line(&text), general, "{text:?}");
@@ -274,8 +274,8 @@ mod tests {
     fn patterns_are_replaced_as_str_replace_does() {
         let pieces = ["*", "**", "_", "__", "`", "<br>", "<br/>", "\n", "a", "é", "😀", "<", "b"];
         let patterns = ["**", "__", "`", "\n", "<br/>", "<br>"];
-        let mut rng = crate::test_rng::Rng(0x2545_F491_4F6C_DD1D);
-        for _ in 0..20_000 {
+        let mut rng = crate::test_rng::Rng::for_test(0x2545_F491_4F6C_DD1D);
+        for _ in 0..crate::test_rng::rounds(20_000) {
             let text: String = (0..rng.below(10)).map(|_| *rng.pick(&pieces)).collect();
             let pattern = *rng.pick(&patterns);
             let with = *rng.pick(&["", "; ", "\n", "*"]);

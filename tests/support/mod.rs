@@ -132,4 +132,4 @@ pub fn last_message(outcome: &ToolResultsOutcome) -> &ToolMessage {
 #[path = "../../src/test_rng.rs"]
 mod test_rng;
 #[allow(unused_imports)] // (not every test file draws numbers)
-pub use test_rng::Rng;
+pub use test_rng::{seeds, Rng};

@@ -139,15 +139,18 @@ export class Corpus {
    * `undefined`), `text` its JSON, sometimes mangled into text `JSON.parse` rejects.
    */
   entries(count) {
-    const out = [];
-    while (out.length < count) {
+    return [...this.generate(count)];
+  }
+
+  /** The same entries, one at a time (a long fuzz run holds one at once). */
+  *generate(count) {
+    for (let made = 0; made < count; made++) {
       let raw = this.payload();
       const mutations = this.chance(0.35) ? 0 : 1 + this.int(3);
       for (let i = 0; i < mutations; i++) raw = this.mutate(raw);
       let text = JSON.stringify(raw) ?? "null";
       if (this.chance(0.12)) text = this.mangle(text);
-      out.push({ text, raw });
+      yield { text, raw };
     }
-    return out;
   }
 }

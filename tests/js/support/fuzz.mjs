@@ -1,0 +1,47 @@
+// The differential fuzz: payloads from the corpus generator with one seed, each given to
+// validateWriteTodos (as text, and as the value it parses to) and applyWriteTodos, and
+// compared with zod. `make test` runs 100,000 of them (tests/js/fuzz.test.mjs);
+// `make fuzz` as many as it is asked for (scripts/fuzz.mjs).
+import { Corpus } from "./corpus.mjs";
+import { planloop } from "./pkg.mjs";
+import { writeTodosSchema, zodAnswer } from "./seed-schema.mjs";
+import { NOT_JSON, expectedForText, safeParse, same } from "./zod-compare.mjs";
+
+/** Where planloop and zod disagree over `payloads` payloads of `seed` (the first
+ * `keep`), and how many zod accepted; `progress(done)` is called every `every`. */
+export function fuzz(seed, payloads, { keep = 3, every = 0, progress = () => {} } = {}) {
+  const planner = new planloop.PlannerState({ maxPlannerOnlyStreak: 1000 });
+  const disagreements = [];
+  let count = 0;
+  const disagree = (found) => {
+    count += 1;
+    if (disagreements.length < keep) disagreements.push(found);
+  };
+  let accepted = 0;
+  let done = 0;
+  for (const { text } of new Corpus(seed).generate(payloads)) {
+    const expected = expectedForText(text);
+    const actual = planloop.validateWriteTodos(text);
+    if (expected === null) {
+      const ok = actual.success === false && actual.error.issues.length === 1 && actual.error.issues[0].code === "invalid_json";
+      if (!ok) disagree({ text, actual, expected: "invalid_json" });
+    } else if (!same(actual, expected)) {
+      disagree({ text, actual, expected });
+    }
+    const value = safeParse(text);
+    if (value !== NOT_JSON && typeof value !== "string") {
+      const fromValue = planloop.validateWriteTodos(value);
+      const zod = zodAnswer(writeTodosSchema, value);
+      if (!same(fromValue, zod)) disagree({ value, actual: fromValue, expected: zod });
+    }
+    const ack = planner.applyWriteTodos(text, 1);
+    if (ack.ok !== Boolean(expected?.success)) disagree({ text, ack, expected });
+    if (ack.ok) {
+      accepted += 1;
+      if (!same(planner.snapshot().todos, expected.data.todos)) disagree({ text, snapshot: planner.snapshot(), expected });
+    }
+    done += 1;
+    if (every > 0 && done % every === 0) progress(done);
+  }
+  return { accepted, count, disagreements };
+}
