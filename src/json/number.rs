@@ -130,8 +130,12 @@ mod tests {
 
     #[test]
     fn small_integers_read_exactly_as_the_float_parser_reads_them() {
-        let mut rng = crate::test_rng::Rng::for_test(0x2545_F491_4F6C_DD1D);
-        let mut literals: Vec<String> = [
+        let check = |literal: &str| {
+            let fast = small_integer(literal.as_bytes()).expect(literal);
+            let parsed: f64 = literal.parse().unwrap();
+            assert_eq!(fast.to_bits(), parsed.to_bits(), "{literal}");
+        };
+        for literal in [
             "0",
             "-0",
             "7",
@@ -143,21 +147,17 @@ mod tests {
             "18014398509481989",
             "9999999999999999999",
             "-9999999999999999999",
-        ]
-        .map(String::from)
-        .to_vec();
+        ] {
+            check(literal);
+        }
+        let mut rng = crate::test_rng::Rng::for_test(0x2545_F491_4F6C_DD1D);
         for _ in 0..crate::test_rng::rounds(100_000) {
             let x = rng.next();
             let digits = 1 + (x % 19) as u32;
             let n = rng.next() % 10u64.pow(digits);
             let zeros = "0".repeat((x >> 8) as usize % 3);
             let fraction = if x & 2 == 0 { String::new() } else { format!(".0{zeros}") };
-            literals.push(if x & 1 == 0 { format!("{n}{fraction}") } else { format!("-{n}{fraction}") });
-        }
-        for literal in literals {
-            let fast = small_integer(literal.as_bytes()).expect(&literal);
-            let parsed: f64 = literal.parse().unwrap();
-            assert_eq!(fast.to_bits(), parsed.to_bits(), "{literal}");
+            check(&if x & 1 == 0 { format!("{n}{fraction}") } else { format!("-{n}{fraction}") });
         }
         for other in ["", "-", "1.5", "1.05", "1.", "1e3", "1.0e3", "12345678901234567890", "12a", ".0"] {
             assert_eq!(small_integer(other.as_bytes()), None, "{other}");
