@@ -1,28 +1,50 @@
-// make fuzz: the differential fuzz of `make test` (tests/js/fuzz.test.mjs) at length:
-// PAYLOADS payloads (default 5,000,000) from one fresh seed (PLANLOOP_FUZZ_SEED=<n>
-// repeats one), each validated as text and as its value and applied, and compared with
-// zod. Prints a progress line as it goes and, at the end, the first disagreements in
-// full; exits 1 if there was any.
+// make fuzz (after its Rust part): the JS layer's randomized tests of `make test` at
+// length, from one fresh seed (PLANLOOP_FUZZ_SEED=<n> repeats one):
+// - the zod differential (tests/js/fuzz.test.mjs): PAYLOADS write_todos payloads
+//   (default 5,000,000), each validated as text and as its value and applied;
+// - the crossings (tests/js/crossings.test.mjs): CROSSINGS random responses and tool
+//   results (default 300,000), each decided the ways it may cross and the general way.
+// Prints a progress line as it goes and, at the end, the first disagreements in full;
+// exits 1 if there was any.
 import { inspect } from "node:util";
 
+import { crossings } from "../tests/js/support/crossings.mjs";
 import { fuzz } from "../tests/js/support/fuzz.mjs";
 
-const payloads = Number(process.env.PAYLOADS ?? 5_000_000);
-if (!Number.isSafeInteger(payloads) || payloads < 1) {
-  console.error(`make fuzz: PAYLOADS must be a whole number of at least 1, not ${JSON.stringify(process.env.PAYLOADS)}`);
-  process.exit(2);
+/** A count from the environment, or `fallback`. */
+function count(name, fallback) {
+  const given = process.env[name];
+  const n = Number(given ?? fallback);
+  if (!Number.isSafeInteger(n) || n < 0) {
+    console.error(`make fuzz: ${name} must be a whole number, not ${JSON.stringify(given)}`);
+    process.exit(2);
+  }
+  return n;
 }
-const seed = Number(process.env.PLANLOOP_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
-const started = performance.now();
-const seconds = () => ((performance.now() - started) / 1000).toFixed(0);
-const n = (x) => x.toLocaleString("en");
 
-console.error(`fuzz: ${n(payloads)} payloads, PLANLOOP_FUZZ_SEED=${seed}`);
-const { accepted, count, disagreements } = fuzz(seed, payloads, {
-  keep: 5,
-  every: 100_000,
-  progress: (done) => console.error(`fuzz: ${n(done)} of ${n(payloads)} (${seconds()} s)`),
-});
-console.log(`fuzz: ${n(payloads)} payloads in ${seconds()} s, ${n(accepted)} accepted by zod; ${n(count)} disagreement${count === 1 ? "" : "s"} (PLANLOOP_FUZZ_SEED=${seed})`);
-for (const disagreement of disagreements) console.log(inspect(disagreement, { depth: 8, breakLength: 120 }));
-process.exit(count === 0 ? 0 : 1);
+const payloads = count("PAYLOADS", 5_000_000);
+const cases = count("CROSSINGS", 300_000);
+const seed = Number(process.env.PLANLOOP_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
+const n = (x) => x.toLocaleString("en");
+const plural = (x, what) => `${n(x)} ${what}${x === 1 ? "" : "s"}`;
+
+/** Runs one fuzzer with progress lines; reports and returns its disagreements. */
+function phase(name, total, fuzzer, describe) {
+  const started = performance.now();
+  const seconds = () => ((performance.now() - started) / 1000).toFixed(0);
+  console.error(`fuzz: ${name}, ${n(total)} with PLANLOOP_FUZZ_SEED=${seed}`);
+  const every = 100_000 >= total ? 0 : Math.max(10_000, Math.round(total / 50 / 10_000) * 10_000);
+  const result = fuzzer(seed, total, {
+    keep: 5,
+    every,
+    progress: (done) => console.error(`fuzz: ${name}, ${n(done)} of ${n(total)} (${seconds()} s)`),
+  });
+  console.log(`fuzz: ${name}, ${n(total)} in ${seconds()} s, ${describe(result)}; ${plural(result.count, "disagreement")} (PLANLOOP_FUZZ_SEED=${seed})`);
+  for (const disagreement of result.disagreements) console.log(inspect(disagreement, { depth: 8, breakLength: 120 }));
+  return result.count;
+}
+
+const found =
+  phase("zod differential (payloads)", payloads, fuzz, (r) => `${n(r.accepted)} accepted by zod`) +
+  phase("crossings (responses)", cases, crossings, (r) => `shaped ${JSON.stringify(r.shapes)}`);
+process.exit(found === 0 ? 0 : 1);

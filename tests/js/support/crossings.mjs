@@ -1,0 +1,187 @@
+// The session's crossings against each other: a model response and its tool results
+// reach the module one of several ways (arguments copied in JS, texts raw, or the
+// general encoding of any JS value), chosen by their shape. Whichever way they cross,
+// the session must decide the same, show the same trail and end in the same state, so
+// what a user approves is what the host runs; and that state, snapshotted, must restore
+// as it was. Each case is given twice: as generated
+// (any way may take it) and with no prototype on the response and the results (only the
+// general way takes those). `make test` runs a few thousand (crossings.test.mjs),
+// `make fuzz` many more.
+import { isDeepStrictEqual } from "node:util";
+
+import { Corpus } from "./corpus.mjs";
+import { planloop } from "./pkg.mjs";
+
+const CONFIG = { tools: { read: ["cat"], approve: ["rm"] }, maxToolOutputChars: 2_000 };
+const NAMES = ["cat", "cat", "rm", "write_todos", "plan_progress", "unknown_tool"];
+const KEYS = ["path", "q", "", "10", "constructor", "todos", "status", "a b", "é"];
+const NUMBERS = [0, -0, 1, -1.5, 7, 1e21, 5e-324, 2 ** 53 + 2, 123456789.125, NaN, Infinity, -Infinity];
+const ODD = [undefined, 10n, () => 1, new Date(0), "\ud800", "a\udc00b"];
+
+/** A random JS value of the kinds tool call arguments come as, and odder ones. */
+function value(c, depth) {
+  switch (c.int(depth > 3 ? 6 : 10)) {
+    case 0:
+    case 1:
+      return c.text(c.length(20));
+    case 2:
+      return c.pick(NUMBERS);
+    case 3:
+      return c.pick([true, false, null]);
+    case 4:
+      return c.chance(0.3) ? c.pick(ODD) : c.text(c.length(300));
+    case 5:
+      return c.chance(0.5) ? "" : c.text(2);
+    case 6:
+    case 7:
+      return object(c, depth);
+    case 8: {
+      const items = Array.from({ length: c.int(5) }, () => value(c, depth + 1));
+      if (items.length > 1 && c.chance(0.1)) delete items[0];
+      return items;
+    }
+    default:
+      return special(c, depth);
+  }
+}
+
+function object(c, depth) {
+  const out = {};
+  for (let i = c.int(5); i > 0; i--) out[c.pick(KEYS)] = value(c, depth + 1);
+  return out;
+}
+
+/** Objects whose kind or properties the encodings must carry exactly. */
+function special(c, depth) {
+  const inner = object(c, depth);
+  switch (c.int(5)) {
+    case 0:
+      return Object.assign(Object.create(null), inner);
+    case 1:
+      return Object.assign(Object.create({ inherited: c.text(3) }), inner);
+    case 2:
+      return Object.assign(new (class Options {})(), inner);
+    case 3:
+      return JSON.parse(`{"__proto__":{"path":"/etc/passwd"},"path":${JSON.stringify(c.text(4))}}`);
+    default: {
+      // A getter that gives the same each time (a read that throws is a case of its own).
+      const given = value(c, depth + 1);
+      return Object.defineProperty(inner, "path", { get: () => given, enumerable: true });
+    }
+  }
+}
+
+/** A tool call's arguments: mostly an object, sometimes JSON text (or not quite). */
+function args(c, text) {
+  if (text || c.chance(0.2)) {
+    const text = JSON.stringify(object(c, 1), (_, v) => (typeof v === "bigint" ? Number(v) : v)) ?? "{}";
+    return c.chance(0.2) ? text.slice(0, c.int(text.length + 1)) : text;
+  }
+  return c.chance(0.85) ? object(c, 0) : value(c, 1);
+}
+
+/** One case: a response (text and calls) and the outputs of its calls. */
+function generate(c) {
+  // Now and then every call's arguments are text, as chat completion APIs give them.
+  const texts = c.chance(0.15);
+  const calls = Array.from({ length: 1 + c.int(3) }, (_, i) => ({
+    id: c.chance(0.05) ? "c0" : `c${i}`,
+    name: c.pick(NAMES),
+    args: args(c, texts),
+  }));
+  const text = c.chance(0.5) ? null : c.text(c.length(60));
+  const outputs = calls.map(() => (c.chance(0.3) ? c.text(300 + c.int(400)) : c.text(c.length(40))));
+  return { text, calls, outputs };
+}
+
+const bare = (object) => Object.assign(Object.create(null), object);
+
+/** Whether `v` is JSON as it is: a plain object's own data properties, arrays without
+ * holes, finite numbers other than -0, well-formed strings. */
+function plainJson(v) {
+  if (typeof v === "string") return v.isWellFormed();
+  if (typeof v === "number") return Number.isFinite(v) && !Object.is(v, -0);
+  if (typeof v === "boolean" || v === null) return true;
+  if (Array.isArray(v)) return Object.keys(v).length === v.length && v.every(plainJson);
+  if (typeof v !== "object" || Object.getPrototypeOf(v) !== Object.prototype) return false;
+  const descriptors = Object.entries(Object.getOwnPropertyDescriptors(v));
+  return descriptors.every(([key, d]) => key !== "__proto__" && "value" in d && plainJson(d.value));
+}
+
+/** Which way the generated case is shaped for, as the JS layer's crossings describe
+ * them (src/wasm/js/copied.ts, raw.ts): arguments copied, arguments raw, or neither. */
+function shape({ calls }) {
+  const objects = calls.filter((call) => typeof call.args === "object" && call.args !== null);
+  if (objects.length > 0 && objects.every((call) => plainJson(call.args))) return "copied";
+  const strings = calls.every((call) => typeof call.args === "string");
+  return strings && calls.reduce((units, call) => units + call.args.length, 0) >= 64 ? "raw" : "general";
+}
+
+/** What a session makes of a case, one way or the other: each step's outcome (or its
+ * error's code, message and data), the trail, the events and the snapshot. */
+function run({ text, calls, outputs }, general) {
+  const session = new planloop.Session(CONFIG);
+  const seen = [];
+  const step = (work) => {
+    try {
+      const outcome = work();
+      seen.push(outcome);
+      return outcome;
+    } catch (error) {
+      seen.push({ error: [error.code, error.message, error.data] });
+      return undefined;
+    }
+  };
+  try {
+    session.beginTurn({ message: "Go", nowMs: 0 });
+    const toolCalls = calls.map((call) => (general ? bare(call) : { ...call }));
+    const response = general ? bare({ text, toolCalls }) : { text, toolCalls };
+    const decision = step(() => session.handleModelResponse(response, 1));
+    if (decision?.type === "runTools") {
+      const results = decision.calls.map((call, i) => ({ id: call.id, output: outputs[i] ?? "" }));
+      step(() => session.handleToolResults(general ? results.map(bare) : results, 2));
+    }
+    const snapshot = session.snapshot();
+    return { seen, steps: session.steps(), events: session.drainEvents(), snapshot: JSON.stringify(snapshot), restored: restored(snapshot) };
+  } finally {
+    session.free();
+  }
+}
+
+/** Whether `snapshot`, restored from the object and from its text, is written again as
+ * it was (a snapshot is the state a restart or another process goes on from). */
+function restored(snapshot) {
+  const text = JSON.stringify(snapshot);
+  return [snapshot, text].every((given) => {
+    const session = planloop.Session.restore(given);
+    try {
+      return JSON.stringify(session.snapshot()) === text;
+    } finally {
+      session.free();
+    }
+  });
+}
+
+/** Where the two ways disagree over `cases` cases of `seed` (the first `keep`), and
+ * how many cases were shaped for each way. */
+export function crossings(seed, cases, { keep = 3, every = 0, progress = () => {} } = {}) {
+  const corpus = new Corpus(seed);
+  const disagreements = [];
+  let count = 0;
+  // How many cases were shaped for each way, and how many ran tools with raw outputs.
+  const shapes = { copied: 0, raw: 0, general: 0, rawOutputs: 0 };
+  for (let done = 1; done <= cases; done++) {
+    const given = generate(corpus);
+    const plain = run(given, false);
+    const general = run(given, true);
+    shapes[shape(given)] += 1;
+    const results = plain.seen.find((outcome) => outcome?.type === "runTools")?.calls.length ?? 0;
+    if (given.outputs.slice(0, results).reduce((units, output) => units + output.length, 0) >= 256) shapes.rawOutputs += 1;
+    if (!isDeepStrictEqual(plain, general) || !plain.restored) {
+      count += 1;
+      if (disagreements.length < keep) disagreements.push({ given, plain, general });
+    }
+    if (every > 0 && done % every === 0) progress(done);
+  }
+  return { count, disagreements, shapes };
+}
