@@ -33,7 +33,8 @@ function phase(name, total, fuzzer, describe) {
   const started = performance.now();
   const seconds = () => ((performance.now() - started) / 1000).toFixed(0);
   console.error(`fuzz: ${name}, ${n(total)} with PLANLOOP_FUZZ_SEED=${seed}`);
-  const every = 100_000 >= total ? 0 : Math.max(10_000, Math.round(total / 50 / 10_000) * 10_000);
+  // About fifty progress lines, at round counts; none for a short run.
+  const every = total <= 100_000 ? 0 : Math.max(10_000, Math.round(total / 500_000) * 10_000);
   const result = fuzzer(seed, total, {
     keep: 5,
     every,
