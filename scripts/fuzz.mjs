@@ -3,12 +3,13 @@
 // - the zod differential (tests/js/fuzz.test.mjs): PAYLOADS write_todos payloads
 //   (default 5,000,000), each validated as text and as its value and applied;
 // - the crossings (tests/js/crossings.test.mjs): CROSSINGS random responses and tool
-//   results (default 300,000), each decided the ways it may cross and the general way.
+//   results (default 300,000), each decided the ways it may cross and the general way,
+//   and COMPOSES composePrompt inputs (default 1,000,000), composed both ways.
 // Prints a progress line as it goes and, at the end, the first disagreements in full;
 // exits 1 if there was any.
 import { inspect } from "node:util";
 
-import { crossings } from "../tests/js/support/crossings.mjs";
+import { composeCrossings, crossings } from "../tests/js/support/crossings.mjs";
 import { fuzz } from "../tests/js/support/fuzz.mjs";
 
 /** A count from the environment, or `fallback`. */
@@ -24,6 +25,7 @@ function count(name, fallback) {
 
 const payloads = count("PAYLOADS", 5_000_000);
 const cases = count("CROSSINGS", 300_000);
+const composes = count("COMPOSES", 1_000_000);
 const seed = Number(process.env.PLANLOOP_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const n = (x) => x.toLocaleString("en");
 const plural = (x, what) => `${n(x)} ${what}${x === 1 ? "" : "s"}`;
@@ -47,5 +49,6 @@ function phase(name, total, fuzzer, describe) {
 
 const found =
   phase("zod differential (payloads)", payloads, fuzz, (r) => `${n(r.accepted)} accepted by zod`) +
-  phase("crossings (responses)", cases, crossings, (r) => `shaped ${JSON.stringify(r.shapes)}`);
+  phase("crossings (responses)", cases, crossings, (r) => `shaped ${JSON.stringify(r.shapes)}`) +
+  phase("crossings (composePrompt inputs)", composes, composeCrossings, (r) => JSON.stringify(r.outcomes));
 process.exit(found === 0 ? 0 : 1);

@@ -1,12 +1,13 @@
-// The session's crossings against each other: a model response and its tool results
-// reach the module one of several ways (arguments copied in JS, texts raw, or the
-// general encoding of any JS value), chosen by their shape. Whichever way they cross,
-// the session must decide the same, show the same trail and end in the same state, so
-// what a user approves is what the host runs; and that state, snapshotted, must restore
-// as it was. Each case is given twice: as generated
-// (any way may take it) and with no prototype on the response and the results (only the
-// general way takes those). `make test` runs a few thousand (crossings.test.mjs),
-// `make fuzz` many more.
+// planloop's crossings against each other. A model response and its tool results reach
+// the session module one of several ways (arguments copied in JS, texts raw, or the
+// general encoding of any JS value), and a composePrompt input one of two (its texts raw,
+// or the general encoding), each chosen by the input's shape. Whichever way an input
+// crosses, the outcome must be the same: the session must decide the same, show the same
+// trail and end in the same state, so what a user approves is what the host runs, and
+// that state, snapshotted, must restore as it was; a prompt must compose the same or be
+// refused with the same error. Each input is given twice: as generated (any way may take
+// it) and with no prototypes (only the general way takes those). `make test` runs a few
+// thousand (crossings.test.mjs), `make fuzz` many more.
 import { isDeepStrictEqual } from "node:util";
 
 import { Corpus } from "./corpus.mjs";
@@ -184,4 +185,85 @@ export function crossings(seed, cases, { keep = 3, every = 0, progress = () => {
     if (every > 0 && done % every === 0) progress(done);
   }
   return { count, disagreements, shapes };
+}
+
+// composePrompt's input crosses raw (its texts apart, after a small head) when its shape
+// is plain, and through the general encoding otherwise; a prompt without a prototype
+// takes only the second.
+
+const PLACEHOLDER_KEYS = ["agent", "team", "x", "bad key", "é", ""];
+const COMPONENT_NAMES = ["notes", "topic_1", "topic_2", "topic_3", "output_format"];
+const BAD_NAMES = ["core", "plan", "Bad", "a".repeat(65), ""];
+
+/** A template: text with placeholders, known and unknown, whole and broken. */
+function template(c) {
+  let out = "";
+  for (let i = c.int(5); i > 0; i--) {
+    out += c.text(c.length(40));
+    out += c.pick([`{{{${c.pick(PLACEHOLDER_KEYS)}}}}`, "{{{", "}}}", "{{{{agent}}}}", "\n\n", ""]);
+  }
+  return c.chance(0.05) ? out + "\ud800" : out;
+}
+
+/** A random composePrompt input, mostly of the schema's shape. */
+function composeInput(c) {
+  const input = { base: template(c) };
+  if (c.chance(0.8)) {
+    const names = c.chance(0.9) ? COMPONENT_NAMES.slice(c.int(3)) : [...COMPONENT_NAMES, ...BAD_NAMES, "notes"];
+    input.components = Array.from({ length: c.int(5) }, (_, i) => ({ name: names[i % names.length], text: template(c) }));
+  }
+  if (c.chance(0.6)) {
+    input.values = {};
+    for (let i = c.int(4); i > 0; i--) input.values[c.pick(PLACEHOLDER_KEYS)] = c.chance(0.97) ? c.text(c.length(20)) : value(c, 2);
+  }
+  if (c.chance(0.5)) {
+    input.features = {};
+    for (let i = c.int(3); i > 0; i--) input.features[c.pick(["notes", "topic_1", "output_format", "budget", "planner_tools", "core"])] = c.chance(0.97) ? c.chance(0.7) : 1;
+  }
+  if (c.chance(0.2)) input.language = c.pick(["en", "zh", "zh", "fr"]);
+  if (c.chance(0.2)) input.budget = { remaining: c.pick([0, 3, 4, 7, -1]), total: c.pick([5, 5, 0]) };
+  if (c.chance(0.1)) input.plan = { goal: c.text(10), step: c.chance(0.5) ? c.text(8) : undefined, stepNumber: c.pick([undefined, 1, 3]), totalSteps: c.pick([undefined, 2, 3]) };
+  if (c.chance(0.05)) input[c.pick(["extra", "Base"])] = c.text(3);
+  return input;
+}
+
+/** Whether `input` is shaped for the raw way (src/wasm/js/compose.ts): the schema's keys,
+ * the base and each component's name and text well-formed strings. */
+function rawShaped(input) {
+  const keys = ["base", "components", "features", "values", "language", "plan", "budget"];
+  const text = (t) => typeof t === "string" && t.isWellFormed();
+  const component = (c) => Object.keys(c).length === 2 && text(c.name) && c.name !== "" && text(c.text);
+  return Object.keys(input).every((key) => keys.includes(key)) && text(input.base) && (input.components ?? []).every(component);
+}
+
+/** What composePrompt gives for `input`, or its error's code, message and data. */
+function composed(input) {
+  try {
+    return planloop.composePrompt(input);
+  } catch (error) {
+    return { error: [error.code, error.message, error.data] };
+  }
+}
+
+/** Where composePrompt's two ways disagree over `cases` random inputs of `seed` (the
+ * first `keep`), how many were composed and refused, and how many were shaped for the
+ * raw way. */
+export function composeCrossings(seed, cases, { keep = 3, every = 0, progress = () => {} } = {}) {
+  const corpus = new Corpus(seed);
+  const disagreements = [];
+  let count = 0;
+  const outcomes = { composed: 0, refused: 0, raw: 0 };
+  for (let done = 1; done <= cases; done++) {
+    const input = composeInput(corpus);
+    const plain = composed(input);
+    const general = composed(bare(input));
+    outcomes[plain.error ? "refused" : "composed"] += 1;
+    if (rawShaped(input)) outcomes.raw += 1;
+    if (!isDeepStrictEqual(plain, general)) {
+      count += 1;
+      if (disagreements.length < keep) disagreements.push({ input, plain, general });
+    }
+    if (every > 0 && done % every === 0) progress(done);
+  }
+  return { count, disagreements, outcomes };
 }
