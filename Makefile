@@ -39,7 +39,7 @@ bench: build
 # sessions' property tests, the fast readers against the general path, the number and
 # text helpers against std) FACTOR times as long (default 100), then the JS ones: the zod
 # differential test over PAYLOADS payloads (default 5,000,000), and the crossings over
-# CROSSINGS session responses (default 300,000) and COMPOSES composePrompt inputs
+# CROSSINGS session turns (default 300,000) and COMPOSES composePrompt inputs
 # (default 1,000,000). PLANLOOP_FUZZ_SEED=<n> repeats a run.
 fuzz: build
 	PLANLOOP_FUZZ_FACTOR=$(or $(FACTOR),100) cargo test --release --quiet -- --nocapture

@@ -2,9 +2,10 @@
 // length, from one fresh seed (PLANLOOP_FUZZ_SEED=<n> repeats one):
 // - the zod differential (tests/js/fuzz.test.mjs): PAYLOADS write_todos payloads
 //   (default 5,000,000), each validated as text and as its value and applied;
-// - the crossings (tests/js/crossings.test.mjs): CROSSINGS random responses and tool
-//   results (default 300,000), each decided the ways it may cross and the general way,
-//   and COMPOSES composePrompt inputs (default 1,000,000), composed both ways.
+// - the crossings (tests/js/crossings.test.mjs): CROSSINGS random turns (one to three
+//   responses and their tool results; default 300,000), each run the ways its inputs may
+//   cross and the general way, and COMPOSES composePrompt inputs (default 1,000,000),
+//   composed both ways.
 // Prints a progress line as it goes and, at the end, the first disagreements in full;
 // exits 1 if there was any.
 import { inspect } from "node:util";
@@ -49,6 +50,6 @@ function phase(name, total, fuzzer, describe) {
 
 const found =
   phase("zod differential (payloads)", payloads, fuzz, (r) => `${n(r.accepted)} accepted by zod`) +
-  phase("crossings (responses)", cases, crossings, (r) => `shaped ${JSON.stringify(r.shapes)}`) +
+  phase("crossings (turns)", cases, crossings, (r) => `shaped ${JSON.stringify(r.shapes)}`) +
   phase("crossings (composePrompt inputs)", composes, composeCrossings, (r) => JSON.stringify(r.outcomes));
 process.exit(found === 0 ? 0 : 1);

@@ -10,7 +10,7 @@ import { composeCrossings, crossings } from "./support/crossings.mjs";
 const CASES = 3_000;
 const seed = Number(process.env.PLANLOOP_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
 
-test(`${CASES.toLocaleString("en")} random responses decide the same whichever way they cross (PLANLOOP_FUZZ_SEED=${seed})`, () => {
+test(`${CASES.toLocaleString("en")} random turns decide the same whichever way they cross (PLANLOOP_FUZZ_SEED=${seed})`, () => {
   // The same decisions, trail, events and snapshot, which restores as it was.
   const { count, disagreements, shapes } = crossings(seed, CASES);
   // Each way is exercised: the generator shapes cases for all of them.

@@ -81,18 +81,24 @@ function args(c, text) {
   return c.chance(0.85) ? object(c, 0) : value(c, 1);
 }
 
-/** One case: a response (text and calls) and the outputs of its calls. */
-function generate(c) {
+/** One model response (text and calls) and the outputs of its calls; `round` keeps its
+ * ids apart from other responses' (but for a repeat now and then). */
+function response(c, round) {
   // Now and then every call's arguments are text, as chat completion APIs give them.
   const texts = c.chance(0.15);
   const calls = Array.from({ length: 1 + c.int(3) }, (_, i) => ({
-    id: c.chance(0.05) ? "c0" : `c${i}`,
+    id: c.chance(0.05) ? "c0" : `r${round}c${i}`,
     name: c.pick(NAMES),
     args: args(c, texts),
   }));
   const text = c.chance(0.5) ? null : c.text(c.length(60));
   const outputs = calls.map(() => (c.chance(0.3) ? c.text(300 + c.int(400)) : c.text(c.length(40))));
   return { text, calls, outputs };
+}
+
+/** One case: a turn of one to three responses. */
+function generate(c) {
+  return Array.from({ length: 1 + c.int(3) }, (_, round) => response(c, round));
 }
 
 const bare = (object) => Object.assign(Object.create(null), object);
@@ -109,9 +115,9 @@ function plainJson(v) {
   return descriptors.every(([key, d]) => key !== "__proto__" && "value" in d && plainJson(d.value));
 }
 
-/** Which way the generated case is shaped for, as the JS layer's crossings describe
- * them (src/wasm/js/copied.ts, raw.ts): arguments copied, arguments raw, or neither. */
-function shape({ calls }) {
+/** Which way a case's first response is shaped for, as the JS layer's crossings
+ * describe them (src/wasm/js/copied.ts, raw.ts): arguments copied, raw, or neither. */
+function shape([{ calls }]) {
   const objects = calls.filter((call) => typeof call.args === "object" && call.args !== null);
   if (objects.length > 0 && objects.every((call) => plainJson(call.args))) return "copied";
   const strings = calls.every((call) => typeof call.args === "string");
@@ -119,8 +125,9 @@ function shape({ calls }) {
 }
 
 /** What a session makes of a case, one way or the other: each step's outcome (or its
- * error's code, message and data), the trail, the events and the snapshot. */
-function run({ text, calls, outputs }, general) {
+ * error's code, message and data), the trail, the events and the snapshot. The turn
+ * goes on while the session hands out calls to run. */
+function run(responses, general) {
   const session = new planloop.Session(CONFIG);
   const seen = [];
   const step = (work) => {
@@ -135,12 +142,13 @@ function run({ text, calls, outputs }, general) {
   };
   try {
     session.beginTurn({ message: "Go", nowMs: 0 });
-    const toolCalls = calls.map((call) => (general ? bare(call) : { ...call }));
-    const response = general ? bare({ text, toolCalls }) : { text, toolCalls };
-    const decision = step(() => session.handleModelResponse(response, 1));
-    if (decision?.type === "runTools") {
+    let now = 1;
+    for (const { text, calls, outputs } of responses) {
+      const toolCalls = calls.map((call) => (general ? bare(call) : { ...call }));
+      const decision = step(() => session.handleModelResponse(general ? bare({ text, toolCalls }) : { text, toolCalls }, now++));
+      if (decision?.type !== "runTools") break;
       const results = decision.calls.map((call, i) => ({ id: call.id, output: outputs[i] ?? "" }));
-      step(() => session.handleToolResults(general ? results.map(bare) : results, 2));
+      step(() => session.handleToolResults(general ? results.map(bare) : results, now++));
     }
     const snapshot = session.snapshot();
     return { seen, steps: session.steps(), events: session.drainEvents(), snapshot: JSON.stringify(snapshot), restored: restored(snapshot) };
@@ -163,7 +171,7 @@ function restored(snapshot) {
   });
 }
 
-/** Where the two ways disagree over `cases` cases of `seed` (the first `keep`), and
+/** Where the two ways disagree over `cases` turns of `seed` (the first `keep`), and
  * how many cases were shaped for each way. */
 export function crossings(seed, cases, { keep = 3, every = 0, progress = () => {} } = {}) {
   const corpus = new Corpus(seed);
@@ -177,7 +185,7 @@ export function crossings(seed, cases, { keep = 3, every = 0, progress = () => {
     const general = run(given, true);
     shapes[shape(given)] += 1;
     const results = plain.seen.find((outcome) => outcome?.type === "runTools")?.calls.length ?? 0;
-    if (given.outputs.slice(0, results).reduce((units, output) => units + output.length, 0) >= 256) shapes.rawOutputs += 1;
+    if (given[0].outputs.slice(0, results).reduce((units, output) => units + output.length, 0) >= 256) shapes.rawOutputs += 1;
     if (!isDeepStrictEqual(plain, general) || !plain.restored) {
       count += 1;
       if (disagreements.length < keep) disagreements.push({ given, plain, general });
