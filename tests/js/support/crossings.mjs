@@ -93,7 +93,14 @@ function response(c, round) {
   }));
   const text = c.chance(0.5) ? null : c.text(c.length(60));
   const outputs = calls.map(() => (c.chance(0.3) ? c.text(300 + c.int(400)) : c.text(c.length(40))));
-  return { text, calls, outputs };
+  // What the user says to each proposal: approve (now and then with edited arguments, or
+  // for the session) or reject.
+  const verdicts = calls.map(() =>
+    c.chance(0.6)
+      ? { approve: true, options: c.pick([undefined, {}, { editedArgs: args(c, false) }, { scope: "always" }]) }
+      : { approve: false, options: c.pick([undefined, { message: c.text(c.length(30)) }]) },
+  );
+  return { text, calls, outputs, verdicts };
 }
 
 /** One case: a turn of one to three responses. */
@@ -126,7 +133,8 @@ function shape([{ calls }]) {
 
 /** What a session makes of a case, one way or the other: each step's outcome (or its
  * error's code, message and data), the trail, the events and the snapshot. The turn
- * goes on while the session hands out calls to run. */
+ * goes on while the session hands out calls to run; proposals are approved or rejected
+ * as the case says. */
 function run(responses, general) {
   const session = new planloop.Session(CONFIG);
   const seen = [];
@@ -143,12 +151,28 @@ function run(responses, general) {
   try {
     session.beginTurn({ message: "Go", nowMs: 0 });
     let now = 1;
-    for (const { text, calls, outputs } of responses) {
-      const toolCalls = calls.map((call) => (general ? bare(call) : { ...call }));
-      const decision = step(() => session.handleModelResponse(general ? bare({ text, toolCalls }) : { text, toolCalls }, now++));
-      if (decision?.type !== "runTools") break;
-      const results = decision.calls.map((call, i) => ({ id: call.id, output: outputs[i] ?? "" }));
+    // The results of calls handed out to run.
+    const answer = (calls, outputs) => {
+      if (calls.length === 0) return;
+      const results = calls.map((call, i) => ({ id: call.id, output: outputs[i] ?? "" }));
       step(() => session.handleToolResults(general ? results.map(bare) : results, now++));
+    };
+    for (const { text, calls, outputs, verdicts } of responses) {
+      const toolCalls = calls.map((call) => (general ? bare(call) : { ...call }));
+      let decision = step(() => session.handleModelResponse(general ? bare({ text, toolCalls }) : { text, toolCalls }, now++));
+      if (decision?.type === "awaitApproval") {
+        // The calls that need no approval run while the proposals wait.
+        answer(decision.calls, outputs);
+        let resumed = null;
+        decision.proposals.forEach(({ actionId }, i) => {
+          const { approve, options } = verdicts[i] ?? { approve: false };
+          const outcome = step(() => (approve ? session.approve(actionId, options, now++) : session.reject(actionId, options, now++)));
+          resumed = outcome?.resumed ?? resumed;
+        });
+        decision = resumed;
+      }
+      if (decision?.type !== "runTools") break;
+      answer(decision.calls, outputs);
     }
     const snapshot = session.snapshot();
     return { seen, steps: session.steps(), events: session.drainEvents(), snapshot: JSON.stringify(snapshot), restored: restored(snapshot) };
@@ -177,8 +201,9 @@ export function crossings(seed, cases, { keep = 3, every = 0, progress = () => {
   const corpus = new Corpus(seed);
   const disagreements = [];
   let count = 0;
-  // How many cases were shaped for each way, and how many ran tools with raw outputs.
-  const shapes = { copied: 0, raw: 0, general: 0, rawOutputs: 0 };
+  // How many cases were shaped for each way, how many ran tools with raw outputs, and
+  // how many had a proposal approved.
+  const shapes = { copied: 0, raw: 0, general: 0, rawOutputs: 0, approved: 0 };
   for (let done = 1; done <= cases; done++) {
     const given = generate(corpus);
     const plain = run(given, false);
@@ -186,6 +211,7 @@ export function crossings(seed, cases, { keep = 3, every = 0, progress = () => {
     shapes[shape(given)] += 1;
     const results = plain.seen.find((outcome) => outcome?.type === "runTools")?.calls.length ?? 0;
     if (given[0].outputs.slice(0, results).reduce((units, output) => units + output.length, 0) >= 256) shapes.rawOutputs += 1;
+    if (plain.seen.some((outcome) => outcome?.proposal?.status === "approved")) shapes.approved += 1;
     if (!isDeepStrictEqual(plain, general) || !plain.restored) {
       count += 1;
       if (disagreements.length < keep) disagreements.push({ given, plain, general });
