@@ -73,8 +73,8 @@ function special(c, depth) {
 }
 
 /** A tool call's arguments: mostly an object, sometimes JSON text (or not quite). */
-function args(c, text) {
-  if (text || c.chance(0.2)) {
+function args(c, asText) {
+  if (asText || c.chance(0.2)) {
     const text = JSON.stringify(object(c, 1), (_, v) => (typeof v === "bigint" ? Number(v) : v)) ?? "{}";
     return c.chance(0.2) ? text.slice(0, c.int(text.length + 1)) : text;
   }
