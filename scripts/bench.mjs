@@ -5,6 +5,7 @@
 // (planloop's time over the other's: below 1 means planloop is faster). It prints;
 // nothing here is a test.
 import { readFileSync } from "node:fs";
+import { cpus } from "node:os";
 import { build as esbuild } from "esbuild";
 import { gzipSync } from "node:zlib";
 import { performance } from "node:perf_hooks";
@@ -22,6 +23,9 @@ const BATCH = 2000;
 const WARMUP_ROUNDS = 5;
 const pkg = (file) => new URL(`../pkg/${file}`, import.meta.url);
 const zodVersion = JSON.parse(readFileSync(new URL("../node_modules/zod/package.json", import.meta.url))).version;
+
+// Absolute times (the decision row) depend on the machine: say which one ran them.
+console.log(`machine: ${cpus()[0]?.model ?? "unknown CPU"}, ${cpus().length} cores; Node ${process.versions.node} (V8 ${process.versions.v8})`);
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
