@@ -42,8 +42,10 @@ bench: build
 # CROSSINGS session turns (default 300,000) and COMPOSES composePrompt inputs
 # (default 1,000,000). PLANLOOP_FUZZ_SEED=<n> repeats a run.
 fuzz: build
-	PLANLOOP_FUZZ_FACTOR=$(or $(FACTOR),100) cargo test --release --quiet -- --nocapture
-	node scripts/fuzz.mjs
+	@seed=$${PLANLOOP_FUZZ_SEED:-$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}; \
+	echo "make fuzz: PLANLOOP_FUZZ_SEED=$$seed (set it to repeat this run)"; \
+	PLANLOOP_FUZZ_SEED=$$seed PLANLOOP_FUZZ_FACTOR=$(or $(FACTOR),100) cargo test --release --quiet -- --nocapture && \
+	PLANLOOP_FUZZ_SEED=$$seed node scripts/fuzz.mjs
 
 clean:
 	rm -rf pkg target/ts target/readme target/www
