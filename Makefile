@@ -35,7 +35,7 @@ test: setup
 bench: build
 	node scripts/bench.mjs
 
-# The randomized tests of `make test` at length, from a fresh seed: every Rust one (the
+# The randomized tests of `make test` at length, from a fresh seed: every native Rust one (the
 # sessions' property tests, the fast readers against the general path, the number and
 # text helpers against std) FACTOR times as long (default 100), then the JS ones: the zod
 # differential test over PAYLOADS payloads (default 5,000,000), and the crossings over

@@ -139,18 +139,16 @@ export class Corpus {
    * `undefined`), `text` its JSON, sometimes mangled into text `JSON.parse` rejects.
    */
   entries(count) {
-    return [...this.generate(count)];
+    return Array.from({ length: count }, () => this.entry());
   }
 
-  /** The same entries, one at a time (a long fuzz run holds one at once). */
-  *generate(count) {
-    for (let made = 0; made < count; made++) {
-      let raw = this.payload();
-      const mutations = this.chance(0.35) ? 0 : 1 + this.int(3);
-      for (let i = 0; i < mutations; i++) raw = this.mutate(raw);
-      let text = JSON.stringify(raw) ?? "null";
-      if (this.chance(0.12)) text = this.mangle(text);
-      yield { text, raw };
-    }
+  /** The next entry (a long fuzz run takes them one at a time, holding one at once). */
+  entry() {
+    let raw = this.payload();
+    const mutations = this.chance(0.35) ? 0 : 1 + this.int(3);
+    for (let i = 0; i < mutations; i++) raw = this.mutate(raw);
+    let text = JSON.stringify(raw) ?? "null";
+    if (this.chance(0.12)) text = this.mangle(text);
+    return { text, raw };
   }
 }

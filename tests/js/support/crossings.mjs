@@ -11,6 +11,7 @@
 import { isDeepStrictEqual } from "node:util";
 
 import { Corpus } from "./corpus.mjs";
+import { differential } from "./differential.mjs";
 import { planloop } from "./pkg.mjs";
 
 const CONFIG = { tools: { read: ["cat"], approve: ["rm"] }, maxToolOutputChars: 2_000 };
@@ -195,16 +196,14 @@ function restored(snapshot) {
   });
 }
 
-/** Where the two ways disagree over `cases` turns of `seed` (the first `keep`), and
- * how many cases were shaped for each way. */
-export function crossings(seed, cases, { keep = 3, every = 0, progress = () => {} } = {}) {
+/** Where the two ways disagree over `cases` turns of `seed` (see differential.mjs for
+ * `options`), and how many cases were shaped for each way. */
+export function crossings(seed, cases, options = {}) {
   const corpus = new Corpus(seed);
-  const disagreements = [];
-  let count = 0;
   // How many cases were shaped for each way, how many ran tools with raw outputs, and
   // how many had a proposal approved.
   const shapes = { copied: 0, raw: 0, general: 0, rawOutputs: 0, approved: 0 };
-  for (let done = 1; done <= cases; done++) {
+  const found = differential(cases, options, (disagree) => {
     const given = generate(corpus);
     const plain = run(given, false);
     const general = run(given, true);
@@ -212,13 +211,9 @@ export function crossings(seed, cases, { keep = 3, every = 0, progress = () => {
     const results = plain.seen.find((outcome) => outcome?.type === "runTools")?.calls.length ?? 0;
     if (given[0].outputs.slice(0, results).reduce((units, output) => units + output.length, 0) >= 256) shapes.rawOutputs += 1;
     if (plain.seen.some((outcome) => outcome?.proposal?.status === "approved")) shapes.approved += 1;
-    if (!isDeepStrictEqual(plain, general) || !plain.restored) {
-      count += 1;
-      if (disagreements.length < keep) disagreements.push({ given, plain, general });
-    }
-    if (every > 0 && done % every === 0) progress(done);
-  }
-  return { count, disagreements, shapes };
+    if (!isDeepStrictEqual(plain, general) || !plain.restored) disagree({ given, plain, general });
+  });
+  return { ...found, shapes };
 }
 
 // composePrompt's input crosses raw (its texts apart, after a small head) when its shape
@@ -279,25 +274,19 @@ function composed(input) {
   }
 }
 
-/** Where composePrompt's two ways disagree over `cases` random inputs of `seed` (the
- * first `keep`), how many were composed and refused, and how many were shaped for the
- * raw way. */
-export function composeCrossings(seed, cases, { keep = 3, every = 0, progress = () => {} } = {}) {
+/** Where composePrompt's two ways disagree over `cases` random inputs of `seed` (see
+ * differential.mjs for `options`), how many were composed and refused, and how many
+ * were shaped for the raw way. */
+export function composeCrossings(seed, cases, options = {}) {
   const corpus = new Corpus(seed);
-  const disagreements = [];
-  let count = 0;
   const outcomes = { composed: 0, refused: 0, raw: 0 };
-  for (let done = 1; done <= cases; done++) {
+  const found = differential(cases, options, (disagree) => {
     const input = composeInput(corpus);
     const plain = composed(input);
     const general = composed(bare(input));
     outcomes[plain.error ? "refused" : "composed"] += 1;
     if (rawShaped(input)) outcomes.raw += 1;
-    if (!isDeepStrictEqual(plain, general)) {
-      count += 1;
-      if (disagreements.length < keep) disagreements.push({ input, plain, general });
-    }
-    if (every > 0 && done % every === 0) progress(done);
-  }
-  return { count, disagreements, outcomes };
+    if (!isDeepStrictEqual(plain, general)) disagree({ input, plain, general });
+  });
+  return { ...found, outcomes };
 }

@@ -3,23 +3,19 @@
 // compared with zod. `make test` runs 100,000 of them (tests/js/fuzz.test.mjs);
 // `make fuzz` as many as it is asked for (scripts/fuzz.mjs).
 import { Corpus } from "./corpus.mjs";
+import { differential } from "./differential.mjs";
 import { planloop } from "./pkg.mjs";
 import { writeTodosSchema, zodAnswer } from "./seed-schema.mjs";
 import { NOT_JSON, expectedForText, safeParse, same } from "./zod-compare.mjs";
 
-/** Where planloop and zod disagree over `payloads` payloads of `seed` (the first
- * `keep`), and how many zod accepted; `progress(done)` is called every `every`. */
-export function fuzz(seed, payloads, { keep = 3, every = 0, progress = () => {} } = {}) {
+/** Where planloop and zod disagree over `payloads` payloads of `seed` (see
+ * differential.mjs for `options`), and how many zod accepted. */
+export function fuzz(seed, payloads, options = {}) {
   const planner = new planloop.PlannerState({ maxPlannerOnlyStreak: 1000 });
-  const disagreements = [];
-  let count = 0;
-  const disagree = (found) => {
-    count += 1;
-    if (disagreements.length < keep) disagreements.push(found);
-  };
+  const corpus = new Corpus(seed);
   let accepted = 0;
-  let done = 0;
-  for (const { text } of new Corpus(seed).generate(payloads)) {
+  const found = differential(payloads, options, (disagree) => {
+    const { text } = corpus.entry();
     const expected = expectedForText(text);
     const actual = planloop.validateWriteTodos(text);
     if (expected === null) {
@@ -40,8 +36,6 @@ export function fuzz(seed, payloads, { keep = 3, every = 0, progress = () => {} 
       accepted += 1;
       if (!same(planner.snapshot().todos, expected.data.todos)) disagree({ text, snapshot: planner.snapshot(), expected });
     }
-    done += 1;
-    if (every > 0 && done % every === 0) progress(done);
-  }
-  return { accepted, count, disagreements };
+  });
+  return { accepted, ...found };
 }
