@@ -18,9 +18,11 @@ pub struct Slab<T> {
     free: Vec<u32>,
 }
 
+/// An instance is boxed, so that taking it out for a call and putting it back moves a
+/// pointer rather than the whole instance (a `Session` is hundreds of bytes).
 struct Slot<T> {
     generation: u32,
-    item: Option<T>,
+    item: Option<Box<T>>,
 }
 
 impl<T> Slab<T> {
@@ -46,7 +48,7 @@ pub fn insert<T>(table: &'static Table<T>, item: T) -> Result<u32> {
         };
         let slot = &mut slab.slots[index as usize];
         slot.generation = (slot.generation + 1) & (u32::MAX >> INDEX_BITS);
-        slot.item = Some(item);
+        slot.item = Some(Box::new(item));
         Ok(slot.generation << INDEX_BITS | index)
     })
 }
@@ -54,16 +56,28 @@ pub fn insert<T>(table: &'static Table<T>, item: T) -> Result<u32> {
 /// Runs `work` on the instance of `handle`.
 pub fn with<T, R>(table: &'static Table<T>, handle: u32, work: impl FnOnce(&mut T) -> Result<R>) -> Result<R> {
     // Taken out for the call: an instance is never borrowed twice, even if `work` fails.
-    let mut item = table
-        .with(|slab| slab.borrow_mut().slot(handle).and_then(|slot| slot.item.take()))
-        .ok_or_else(|| Error::invalid_state("this call", "the object was freed: make a new one"))?;
+    let mut item = take(table, handle)?;
     let result = work(&mut item);
+    put_back(table, handle, item);
+    result
+}
+
+// Taking out and putting back are apart from `with`, which is made once per operation
+// (for each closure): kept out of line, they are in the module once per table.
+#[inline(never)]
+fn take<T>(table: &'static Table<T>, handle: u32) -> Result<Box<T>> {
+    table
+        .with(|slab| slab.borrow_mut().slot(handle).and_then(|slot| slot.item.take()))
+        .ok_or_else(|| Error::invalid_state("this call", "the object was freed: make a new one"))
+}
+
+#[inline(never)]
+fn put_back<T>(table: &'static Table<T>, handle: u32, item: Box<T>) {
     table.with(|slab| {
         if let Some(slot) = slab.borrow_mut().slot(handle) {
             slot.item = Some(item);
         }
     });
-    result
 }
 
 /// Drops the instance of `handle` (nothing when it is already gone).
