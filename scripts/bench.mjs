@@ -11,6 +11,7 @@ import { gzipSync } from "node:zlib";
 import { performance } from "node:perf_hooks";
 
 import { planloop } from "../tests/js/support/pkg.mjs";
+import { miniWriteTodosSchema } from "../tests/js/support/mini-schema.mjs";
 import { writeTodosSchema } from "../tests/js/support/seed-schema.mjs";
 
 const ROUNDS = 25;
@@ -274,6 +275,21 @@ const primitivesPage = await esbuild({
 });
 const primitivesBytes = primitivesPage.outputFiles[0].contents;
 console.log(`a page importing only validateWriteTodos  ${primitivesBytes.length.toLocaleString("en").padStart(11)}  ${gz(primitivesBytes).toLocaleString("en").padStart(9)}   (esbuild --minify, wasm inlined)`);
+// The same page as a host writes it without planloop, bundled the same way: the seed's
+// zod schema with JSON.parse, and that schema in zod/mini, zod's form for small bundles
+// (checked first to answer as the seed's does on every payload above).
+for (const payload of Object.values({ ...valid, ...invalid })) {
+  const answer = (schema) => JSON.stringify(schema.safeParse(payload).error?.issues ?? schema.safeParse(payload).data);
+  if (answer(miniWriteTodosSchema) !== answer(writeTodosSchema)) throw new Error("zod/mini's schema and the seed's disagree");
+}
+for (const [what, source] of [
+  [`the same page, the seed's zod ${zodVersion}`, `import { writeTodosSchema } from ${JSON.stringify(new URL("../tests/js/support/seed-schema.mjs", import.meta.url).pathname)}; console.log(writeTodosSchema.safeParse(JSON.parse("{}")));`],
+  ["the same page, that schema in zod/mini", `import { miniWriteTodosSchema } from ${JSON.stringify(new URL("../tests/js/support/mini-schema.mjs", import.meta.url).pathname)}; console.log(miniWriteTodosSchema.safeParse(JSON.parse("{}")));`],
+]) {
+  const page = await esbuild({ stdin: { contents: source, resolveDir: "." }, bundle: true, minify: true, format: "esm", write: false });
+  const bytes = page.outputFiles[0].contents;
+  console.log(`${what.padEnd(41)} ${bytes.length.toLocaleString("en").padStart(11)}  ${gz(bytes).toLocaleString("en").padStart(9)}   (esbuild --minify)`);
+}
 goals.push(["all wasm shipped for every feature, gzip -9 (KB)", [total / 1000], 100, 80]);
 goals.push(["wasm a page loads for the seed-004 primitives only, gzip -9 (KB)", [gz(modules[0][1]) / 1000], 25, 15]);
 goals.push(["one-file plugin bundle, gzip -9 (KB)", [gz(bundle) / 1000], 140, 110]);
