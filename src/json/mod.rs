@@ -39,6 +39,26 @@ pub fn parse(text: &[u8]) -> Result<Document<'_>, JsonError> {
     Parser::new(text).document().map(Document::new)
 }
 
+/// What [`parse`] would refuse `text` for, found without building anything: `None` for
+/// JSON. The one-pass `write_todos` reader answers text that is not JSON with it.
+pub fn syntax_error(text: &[u8]) -> Option<JsonError> {
+    let mut parser = Parser::new(text);
+    let read = parser.skip_value().and_then(|()| {
+        parser.skip_whitespace();
+        match parser.at_end() {
+            true => Ok(()),
+            false => Err(parser.unexpected(AFTER_DOCUMENT)),
+        }
+    });
+    read.err()
+}
+
+// What the parser expected where it stopped: [`Parser::document`] and
+// [`Parser::skip_value`] say the same, so that [`syntax_error`] is [`parse`]'s error.
+const AFTER_DOCUMENT: &str = "the end of the input after the JSON value";
+const AFTER_ITEM: &str = "',' or ']' after an array element";
+const AFTER_MEMBER: &str = "',' or '}' after a property value";
+
 /// A container still open while the parser reads its members.
 enum Open<'a> {
     Array(Vec<Value<'a>>),
@@ -202,7 +222,7 @@ impl<'a> Parser<'a> {
                     None => {
                         self.skip_whitespace();
                         if self.pos < self.text.len() {
-                            return Err(self.unexpected("the end of the input after the JSON value"));
+                            return Err(self.unexpected(AFTER_DOCUMENT));
                         }
                         return Ok(value);
                     }
@@ -219,7 +239,7 @@ impl<'a> Parser<'a> {
                                 value = Value::Array(std::mem::take(items));
                                 open.pop();
                             }
-                            _ => return Err(self.unexpected("',' or ']' after an array element")),
+                            _ => return Err(self.unexpected(AFTER_ITEM)),
                         }
                     }
                     Some(Open::Object(object)) => {
@@ -241,7 +261,7 @@ impl<'a> Parser<'a> {
                                 value = object.close();
                                 open.pop();
                             }
-                            _ => return Err(self.unexpected("',' or '}' after a property value")),
+                            _ => return Err(self.unexpected(AFTER_MEMBER)),
                         }
                     }
                 }
@@ -293,7 +313,7 @@ impl<'a> Parser<'a> {
                     break;
                 }
                 if !self.eat(close) {
-                    return Err(self.unexpected("',' or the end of the container"));
+                    return Err(self.unexpected(if close == b']' { AFTER_ITEM } else { AFTER_MEMBER }));
                 }
                 open.pop();
             }
@@ -531,6 +551,72 @@ mod tests {
         assert!(err(&deep_error).message.starts_with("Unexpected end of JSON input"));
         let unclosed = "{\"a\":".repeat(50_000);
         assert!(err(&unclosed).message.starts_with("Unexpected end of JSON input"));
+    }
+
+    #[test]
+    fn syntax_error_is_what_parse_refuses_for() {
+        use crate::test_rng::{rounds, Rng};
+        // JSON texts, then cut, spliced and sprinkled with bytes that break them.
+        const PIECES: [&str; 24] = [
+            "{",
+            "}",
+            "[",
+            "]",
+            ",",
+            ":",
+            " ",
+            "\n",
+            "\"a\"",
+            "\"\\u00e9\"",
+            "\"\\ud800\"",
+            "\"é😀\"",
+            "1",
+            "-0.5e3",
+            "01",
+            "1.",
+            "true",
+            "nul",
+            "null",
+            "x",
+            "\"",
+            "\\",
+            "\"k\":",
+            "\u{a0}",
+        ];
+        const VALID: [&str; 4] = [
+            r#"{"todos":[{"id":"a","content":"b","status":"pending"}],"focus":"f"}"#,
+            r#" [1, {"a": [true, null, "x\u0041"]}, -2.5e-3 ] "#,
+            r#"{"a":{"b":{"c":[[],{}]}},"d":"é😀"}"#,
+            r#""just a string""#,
+        ];
+        let mut rng = Rng::for_test(0x5eed_0017);
+        let (mut refused, mut accepted) = (0, 0);
+        for _ in 0..rounds(20_000) {
+            let mut text = rng.pick(&VALID).to_string();
+            for _ in 0..rng.below(3) {
+                let at = rng.below(text.len() + 1);
+                let at = (0..=at).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+                match rng.below(3) {
+                    0 => text.truncate(at),
+                    1 => text.insert_str(at, rng.pick::<&str>(&PIECES)),
+                    _ => {
+                        let end = (at + 1 + rng.below(4)).min(text.len());
+                        let end = (end..=text.len()).find(|&i| text.is_char_boundary(i)).unwrap_or(text.len());
+                        text.replace_range(at..end, "");
+                    }
+                }
+            }
+            let expected = parse(text.as_bytes()).err();
+            assert_eq!(syntax_error(text.as_bytes()), expected, "{text:?}");
+            match expected {
+                Some(_) => refused += 1,
+                None => accepted += 1,
+            }
+        }
+        assert!(
+            refused > rounds(20_000) / 4 && accepted > rounds(20_000) / 10,
+            "{refused} refused, {accepted} accepted"
+        );
     }
 
     #[test]

@@ -166,7 +166,10 @@ impl PlannerState {
                         self.replace_found(text, &found, now_ms);
                         return Ok(PlannerAck::Accepted(self.accepted()));
                     }
-                    Outcome::Invalid(mistakes) => return Ok(invalid(mistakes.iter().map(Mistake::issue).collect())),
+                    Outcome::Invalid(mistakes) => return Ok(rejected(mistakes.iter().map(Mistake::issue).collect())),
+                    Outcome::NotJson(error) => {
+                        return Ok(rejected(vec![Issue::invalid_json(&error.message, error.position)]))
+                    }
                     Outcome::Unsure => {}
                 }
             }
@@ -182,7 +185,7 @@ impl PlannerState {
         }
         let args = match todos::validate(args)?.into_args()? {
             Ok(args) => args,
-            Err(issues) => return Ok(invalid(issues)),
+            Err(issues) => return Ok(rejected(issues)),
         };
         Ok(PlannerAck::Accepted(self.replace(args, now_ms)))
     }
@@ -251,7 +254,8 @@ impl PlannerState {
     }
 }
 
-fn invalid(issues: Vec<Issue>) -> PlannerAck {
+/// The ack for arguments that failed validation (see [`rejection`]).
+pub fn rejected(issues: Vec<Issue>) -> PlannerAck {
     PlannerAck::Rejected(rejection(issues))
 }
 

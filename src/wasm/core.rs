@@ -10,6 +10,7 @@ use super::ops::{Op, Status};
 use super::out::Out;
 use super::slab::{self, Slab};
 use super::Input;
+use crate::error::issue::Issue;
 use crate::error::Result;
 use crate::json::value::Value;
 use crate::plan::guard::IterationVerdict;
@@ -165,6 +166,10 @@ fn validate(given: Input<'_>, host: bool) -> Result<Status> {
             write(|out| out.mistakes(&mistakes));
             return Ok(Status::Issues);
         }
+        Outcome::NotJson(error) => {
+            write(|out| out.issues(&[Issue::invalid_json(&error.message, error.position)]));
+            return Ok(Status::Issues);
+        }
         Outcome::Unsure => {}
     }
     let args = match host {
@@ -236,6 +241,9 @@ fn apply(planner: &mut PlannerState, given: Input<'_>, host: bool, now_ms: f64) 
                     out.mistakes(&mistakes);
                 });
                 return Ok(Status::Rejected);
+            }
+            Outcome::NotJson(error) => {
+                return ack(planner::rejected(vec![Issue::invalid_json(&error.message, error.position)]))
             }
             Outcome::Unsure => {}
         }

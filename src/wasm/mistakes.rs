@@ -10,6 +10,7 @@
 use std::cell::RefCell;
 
 use super::out::Out;
+use crate::error::issue::Origin;
 use crate::validate::write_todos::{Mistake, Place, What, STATUSES};
 
 thread_local! {
@@ -40,6 +41,7 @@ impl Out<'_> {
                 What::TooSmall(..) => 1,
                 What::TooBig(..) => 2,
                 What::NotAStatus => 3,
+                What::LoneSurrogate => 6,
             });
             self.place(mistake.at);
             match mistake.what {
@@ -53,6 +55,7 @@ impl Out<'_> {
                         self.name(id);
                     }
                 }
+                What::LoneSurrogate => self.numbers.push(Origin::String as u32),
             }
             self.mistake_message(mistake);
         }
@@ -178,7 +181,7 @@ fn with_message(mistake: &Mistake, write: impl FnOnce(usize, &str)) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::issue::{Expected, Issue, Origin};
+    use crate::error::issue::{Expected, Issue};
     use crate::wasm::ops::{INTERNED, KEPT};
 
     #[test]
@@ -192,6 +195,8 @@ mod tests {
             Mistake { at: Place::Todos, what: What::TooBig(Origin::Array, 8) },
             Mistake { at: Place::Content(1234), what: What::TooSmall(Origin::String, 1) },
             Mistake { at: Place::Note, what: What::TooBig(Origin::String, 200) },
+            Mistake { at: Place::Id(3), what: What::LoneSurrogate },
+            Mistake { at: Place::Focus, what: What::TooBig(Origin::Unknown, 40) },
         ];
         let issues: Vec<Issue> = mistakes.iter().map(Mistake::issue).collect();
         let (mut numbers, mut text) = (Vec::new(), Vec::new());

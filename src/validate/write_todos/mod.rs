@@ -5,12 +5,18 @@
 //! string goes, a ninth todo. Reading the text once, checking each value as it goes and
 //! noting where each string lies (rather than copying it) lets the JS layer build the
 //! result from slices of the caller's own string; the plain mistakes get zod's issues
-//! here, in zod's order (schema order, whatever the order of the keys). Anything else (a
-//! repeated key, an escaped key, an object where a string goes, whose `length` zod would
-//! read, a lone surrogate, anything but plain JSON) is [`Outcome::Unsure`], and the
-//! caller takes the full path (a tree, then the schema's validator). The answer never
-//! depends on which path ran: the differential tests hold both to zod.
+//! here, in zod's order (schema order, whatever the order of the keys). What is rarer is
+//! read in the same pass: repeated keys (the last wins), escapes in keys and values, lone
+//! surrogates, values of any type (an object's `length`, which zod's length checks read,
+//! included), and text that is not JSON (`JSON.parse`'s error, found by a second pass that
+//! builds nothing). So JSON text never needs the full path (a tree, then the schema's
+//! validator); only a host's value that JSON cannot hold (`NaN`, a `Date`, an inherited
+//! key, a getter) is [`Outcome::Unsure`] and goes there. The answer never depends on
+//! which path ran: `agreement.rs` holds the two to each other on any JSON text, and the
+//! differential tests hold both to zod.
 
+#[cfg(test)]
+mod agreement;
 mod compact;
 mod reader;
 mod scan;
@@ -18,7 +24,7 @@ mod scan;
 use std::borrow::Cow;
 
 use crate::error::issue::{Expected, Issue, Origin, PathSegment};
-use crate::json::{Decoded, Parser};
+use crate::json::{Decoded, JsonError, Parser};
 
 /// The statuses the schema allows, in its order; a todo's `status` is an index here.
 pub const STATUSES: [&str; 3] = ["pending", "in_progress", "completed"];
@@ -134,7 +140,10 @@ pub enum Outcome {
     Valid(Found),
     /// zod's issues, in zod's order, as [`Mistake`]s.
     Invalid(Vec<Mistake>),
-    /// Not plain enough to tell here: the full path decides.
+    /// The text is not JSON: what `JSON.parse` refuses it for (the full path's
+    /// `invalid_json` issue).
+    NotJson(JsonError),
+    /// A host's value that JSON cannot hold (never JSON text): the full path decides.
     Unsure,
 }
 
@@ -167,6 +176,8 @@ pub enum What {
     TooBig(Origin, u32),
     /// Not one of [`STATUSES`].
     NotAStatus,
+    /// A string holding a lone surrogate (planloop's `well_formed_utf16`).
+    LoneSurrogate,
 }
 
 impl Mistake {
@@ -178,6 +189,7 @@ impl Mistake {
             What::TooSmall(origin, minimum) => Issue::too_small(origin, f64::from(minimum), &path),
             What::TooBig(origin, maximum) => Issue::too_big(origin, f64::from(maximum), &path),
             What::NotAStatus => Issue::invalid_value(&STATUSES.map(str::to_owned), &path),
+            What::LoneSurrogate => Issue::lone_surrogate(&path),
         }
     }
 
@@ -217,7 +229,12 @@ pub fn read(text: &[u8], host: bool) -> Outcome {
     if let Some(outcome) = compact::read(text) {
         return outcome;
     }
-    reader::read(text, host)
+    match reader::read(text, host) {
+        // Checked only when the reader stops: what it cannot read may not be JSON at all
+        // (a model's call cut short), and that needs no tree to tell.
+        Outcome::Unsure if !host => crate::json::syntax_error(text).map_or(Outcome::Unsure, Outcome::NotJson),
+        outcome => outcome,
+    }
 }
 
 pub(crate) fn key(name: &str) -> PathSegment {
@@ -305,23 +322,34 @@ mod tests {
     fn undefined_is_an_optional_keys_value_only_in_a_hosts_value() {
         let text = br#"{"todos":[{"id":"a","content":"c","status":"pending"}],"focus":undefined}"#;
         assert!(matches!(read(text, true), Outcome::Valid(Found { focus: Field::Undefined, .. })));
-        assert_eq!(read(text, false), Outcome::Unsure);
+        assert!(matches!(read(text, false), Outcome::NotJson(_)));
     }
 
     #[test]
-    fn anything_not_plain_goes_to_the_full_path() {
+    fn a_hosts_values_that_json_cannot_hold_go_to_the_full_path() {
+        let todos = r#""todos":[{"id":"a","content":"b","status":"pending"}]"#;
         for text in [
-            r#"{"todos":[{"id":"a","content":"b","status":"pend\u0069ng"}]}"#,
-            r#"{"todos":5,"todos":[{"id":"a","content":"b","status":"pending"}]}"#,
-            r#"{"todos":[{"id":"\ud800","content":"b","status":"pending"}]}"#,
-            r#"{"todos":[{"id":{"length":3},"content":"b","status":"pending"}]}"#,
-            r#"{"todos":{"length":9}}"#,
-            r#"{"t\u006fdos":[]}"#,
+            format!(r#"{{{todos},"focus":NaN}}"#),
+            format!(r#"{{{todos},"note":<o"Date",0>{{}}}}"#),
+            format!(r#"{{{todos},^"focus":"f"}}"#),
+            format!(r#"{{{todos},"x":<s>}}"#),
+        ] {
+            assert_eq!(read(text.as_bytes(), true), Outcome::Unsure, "{text}");
+        }
+    }
+
+    #[test]
+    fn text_that_is_not_json_is_answered_with_the_full_paths_error() {
+        for text in [
             r#"{"todos":[{"id":"a","content":"b","status":"pending"}]} x"#,
             r#"{"todos":[{"id":"a","content":"b","status":"pending"}],"x":[1,]}"#,
             r#"{"todos":[{"id":"a","content":"b","status":"pending"}],"x":undefined}"#,
+            r#"{"todos":[{"id":"a","content":"b","status":"pen"#,
+            r#"{"todos":[{"id":"a" "content":"b","status":"pending"}]}"#,
+            "",
         ] {
-            assert_eq!(read(text.as_bytes(), false), Outcome::Unsure, "{text}");
+            let expected = crate::json::parse(text.as_bytes()).expect_err(text);
+            assert_eq!(read(text.as_bytes(), false), Outcome::NotJson(expected), "{text}");
         }
     }
 }

@@ -1,5 +1,9 @@
-//! The general reader: any JSON (or host encoding), keys in any order, whitespace,
-//! escapes; plain mistakes noted in zod's order. What it cannot tell is `Unsure`.
+//! The general reader: any JSON (or host encoding), keys in any order and repeated (the
+//! last one wins, as in `JSON.parse`), whitespace, escapes, values of any type; mistakes
+//! noted in zod's order. What it cannot tell (text that is not JSON, a host's value JSON
+//! cannot hold) is `Unsure`.
+
+use std::borrow::Cow;
 
 use super::scan::scan_plain;
 use super::{
@@ -7,6 +11,7 @@ use super::{
     STATUSES,
 };
 use crate::error::issue::{Expected, Origin};
+use crate::json::number::string_to_number;
 use crate::json::{Decoded, Parser};
 
 /// A value as read where the schema wants a string.
@@ -16,8 +21,11 @@ enum Text {
     Undefined,
     /// A well-formed string and its length in code points.
     String(Span, usize),
-    /// A JSON primitive of the wrong type (no `length` for zod to check).
-    Other(&'static str),
+    /// A string holding lone surrogates, and its length (each of them one).
+    IllFormed(usize),
+    /// A value of another type: the name zod gives it, and its `length` as zod's length
+    /// checks read it, if it has one (an array's count; an object's `length` member).
+    Other(&'static str, Option<(Origin, f64)>),
 }
 
 pub fn read(text: &[u8], host: bool) -> Outcome {
@@ -36,7 +44,7 @@ struct Reader<'a> {
     todos: FoundTodos,
 }
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
     fn root(mut self) -> Option<Outcome> {
         self.p.skip_whitespace();
         if self.p.peek() != Some(b'{') {
@@ -48,20 +56,22 @@ impl Reader<'_> {
         self.p.eat(b'{');
         let (mut todos, mut focus, mut note) = (None, Text::Absent, Text::Absent);
         self.members(|reader, key| match key {
-            b"todos" if todos.is_none() => {
+            b"todos" => {
+                // Only the list notes mistakes while the members are read: those of a
+                // list given before are dropped with it.
+                reader.mistakes.clear();
+                reader.todos = FoundTodos::EMPTY;
                 todos = Some(reader.todos()?);
                 Some(())
             }
-            b"focus" if matches!(focus, Text::Absent) => {
+            b"focus" => {
                 focus = reader.text()?;
                 Some(())
             }
-            b"note" if matches!(note, Text::Absent) => {
+            b"note" => {
                 note = reader.text()?;
                 Some(())
             }
-            // A repeated key: the last one wins, and the full path knows how.
-            b"todos" | b"focus" | b"note" => None,
             _ => reader.p.skip_value().ok(),
         })?;
         self.end()?;
@@ -79,18 +89,19 @@ impl Reader<'_> {
     /// The todo list, into `self.todos`; whether it is valid (its issues are recorded).
     fn todos(&mut self) -> Option<bool> {
         if self.p.peek() != Some(b'[') {
+            // A value with a `length` where the list goes: zod measures it against the
+            // list's limits.
             match self.text()? {
-                // A string where the list goes: zod measures it against the list's limits.
-                Text::String(_, length) => {
+                Text::String(_, length) | Text::IllFormed(length) => {
                     self.note(Place::Todos, What::WrongType(Expected::Array, "string"));
-                    if length < 1 {
-                        self.note(Place::Todos, What::TooSmall(Origin::String, 1));
-                    }
-                    if length > MAX_TODOS {
-                        self.note(Place::Todos, What::TooBig(Origin::String, MAX_TODOS as u32));
+                    self.sizes(Place::Todos, Origin::String, length as f64, (1, MAX_TODOS));
+                }
+                Text::Other(received, measured) => {
+                    self.note(Place::Todos, What::WrongType(Expected::Array, received));
+                    if let Some((origin, length)) = measured {
+                        self.sizes(Place::Todos, origin, length, (1, MAX_TODOS));
                     }
                 }
-                Text::Other(received) => self.note(Place::Todos, What::WrongType(Expected::Array, received)),
                 Text::Absent | Text::Undefined => {
                     self.note(Place::Todos, What::WrongType(Expected::Array, "undefined"))
                 }
@@ -141,19 +152,18 @@ impl Reader<'_> {
         self.p.eat(b'{');
         let (mut id, mut content, mut status) = (Text::Absent, Text::Absent, None);
         self.members(|reader, key| match key {
-            b"id" if matches!(id, Text::Absent) => {
+            b"id" => {
                 id = reader.text()?;
                 Some(())
             }
-            b"content" if matches!(content, Text::Absent) => {
+            b"content" => {
                 content = reader.text()?;
                 Some(())
             }
-            b"status" if status.is_none() => {
+            b"status" => {
                 status = Some(reader.status()?);
                 Some(())
             }
-            b"id" | b"content" | b"status" => None,
             _ => reader.p.skip_value().ok(),
         })?;
         let before = self.mistakes.len();
@@ -173,15 +183,17 @@ impl Reader<'_> {
 
     /// A status: its index, or `None` for anything else (zod's `invalid_value`).
     fn status(&mut self) -> Option<Option<u8>> {
+        let index = |text: &[u8]| STATUSES.iter().position(|status| status.as_bytes() == text).map(|i| i as u8);
         Some(match self.text()? {
-            Text::String(span, _) if !span.escaped => {
-                let text = &self.p.text()[span.start as usize..span.end as usize];
-                STATUSES.iter().position(|status| status.as_bytes() == text).map(|i| i as u8)
-            }
-            // An escaped spelling of a status is valid too, but rare: the full path decides.
-            Text::String(..) => return None,
+            Text::String(span, _) if !span.escaped => index(&self.p.text()[span.start as usize..span.end as usize]),
+            // An escaped spelling of a status is one too.
+            Text::String(span, _) => match self.decoded(span)? {
+                Decoded::Utf8(text) => index(text.as_bytes()),
+                Decoded::Escaped(text) => index(text.as_bytes()),
+                Decoded::Units(_) => None,
+            },
             // Whatever else it is, zod's enum says the same.
-            Text::Other(_) | Text::Undefined | Text::Absent => None,
+            Text::IllFormed(_) | Text::Other(..) | Text::Undefined | Text::Absent => None,
         })
     }
 
@@ -190,16 +202,19 @@ impl Reader<'_> {
         match value {
             Text::String(span, length) if (min..=max).contains(&length) => Some(span),
             Text::String(_, length) => {
-                if length < min {
-                    self.note(at, What::TooSmall(Origin::String, min as u32));
-                }
-                if length > max {
-                    self.note(at, What::TooBig(Origin::String, max as u32));
-                }
+                self.sizes(at, Origin::String, length as f64, (min, max));
                 None
             }
-            Text::Other(received) => {
+            Text::IllFormed(length) => {
+                self.sizes(at, Origin::String, length as f64, (min, max));
+                self.note(at, What::LoneSurrogate);
+                None
+            }
+            Text::Other(received, measured) => {
                 self.note(at, What::WrongType(Expected::String, received));
+                if let Some((origin, length)) = measured {
+                    self.sizes(at, origin, length, (min, max));
+                }
                 None
             }
             Text::Absent | Text::Undefined => {
@@ -211,6 +226,18 @@ impl Reader<'_> {
 
     fn note(&mut self, at: Place, what: What) {
         self.mistakes.push(Mistake { at, what });
+    }
+
+    /// zod's length checks of a value against `(min, max)` (a minimum of 0 is none),
+    /// compared as zod compares, so that a length that is not a number fails both.
+    #[allow(clippy::neg_cmp_op_on_partial_ord)]
+    fn sizes(&mut self, at: Place, origin: Origin, length: f64, (min, max): (usize, usize)) {
+        if min > 0 && !(length >= min as f64) {
+            self.note(at, What::TooSmall(origin, min as u32));
+        }
+        if !(length <= max as f64) {
+            self.note(at, What::TooBig(origin, max as u32));
+        }
     }
 
     /// An optional string field, its mistakes noted.
@@ -234,12 +261,11 @@ impl Reader<'_> {
         loop {
             self.p.skip_whitespace();
             self.p.eat(b'"').then_some(())?;
-            let (start, end) = self.plain_key()?;
+            let key = self.key()?;
             self.p.skip_whitespace();
             self.p.eat(b':').then_some(())?;
             self.p.skip_whitespace();
-            let text = self.p.text();
-            member(self, &text[start..end])?;
+            member(self, &key)?;
             self.p.skip_whitespace();
             if self.p.eat(b'}') {
                 return Some(());
@@ -248,12 +274,25 @@ impl Reader<'_> {
         }
     }
 
-    /// A key without escapes, after its opening quote: where it lies.
-    fn plain_key(&mut self) -> Option<(usize, usize)> {
-        let start = self.p.position();
-        let (end, _) = scan_plain(self.p.text(), start)?;
-        self.p.set_position(end + 1);
-        Some((start, end))
+    /// A key, after its opening quote: a slice of the text, or decoded when it holds
+    /// escapes (a lone surrogate as U+FFFD: no key the schema names has one).
+    fn key(&mut self) -> Option<Cow<'a, [u8]>> {
+        let (start, text) = (self.p.position(), self.p.text());
+        if let Some((end, _)) = scan_plain(text, start) {
+            self.p.set_position(end + 1);
+            return Some(Cow::Borrowed(&text[start..end]));
+        }
+        Some(match self.p.string_body().ok()?.into_lossy() {
+            Cow::Borrowed(key) => Cow::Borrowed(key.as_bytes()),
+            Cow::Owned(key) => Cow::Owned(key.into_bytes()),
+        })
+    }
+
+    /// The string at `span`, which the reader has read, with its escapes decoded.
+    fn decoded(&self, span: Span) -> Option<Decoded<'a>> {
+        let mut parser = Parser::unchecked(self.p.text());
+        parser.set_position(span.start as usize);
+        parser.string_body().ok()
     }
 
     /// A value where the schema wants a string. A string without escapes is the common
@@ -281,32 +320,143 @@ impl Reader<'_> {
         match self.p.peek()? {
             b'"' => {
                 self.p.eat(b'"');
-                let start = self.p.position();
-                if scan_plain(self.p.text(), start).is_some() {
-                    return None; // plain, but not UTF-8 (see `text`)
-                }
-                let length = match self.p.string_body().ok()? {
-                    Decoded::Utf8(s) => s.chars().count(),
-                    Decoded::Escaped(s) => s.chars().count(),
+                let start = self.p.position() as u32;
+                let decoded = self.p.string_body().ok()?;
+                let span = Span { start, end: self.p.position() as u32 - 1, escaped: true };
+                Some(match decoded {
+                    Decoded::Utf8(s) => Text::String(span, s.chars().count()),
+                    Decoded::Escaped(s) => Text::String(span, s.chars().count()),
                     Decoded::Units(units) => {
-                        let mut count = 0;
+                        let (mut length, mut well_formed) = (0, true);
                         for unit in char::decode_utf16(units.iter().copied()) {
-                            unit.ok()?; // a lone surrogate: the full path reports it
-                            count += 1;
+                            well_formed &= unit.is_ok();
+                            length += 1;
                         }
-                        count
+                        match well_formed {
+                            true => Text::String(span, length),
+                            false => Text::IllFormed(length),
+                        }
                     }
-                };
-                let end = self.p.position() - 1;
-                Some(Text::String(Span { start: start as u32, end: end as u32, escaped: true }, length))
+                })
             }
+            b'[' => Some(Text::Other("array", Some((Origin::Array, self.item_count()?)))),
+            b'{' => Some(Text::Other("object", self.length_member()?.map(|length| (Origin::Unknown, length)))),
             b'u' if self.host => self.p.literal("undefined").ok().map(|_| Text::Undefined),
-            b't' => self.p.literal("true").ok().map(|_| Text::Other("boolean")),
-            b'f' => self.p.literal("false").ok().map(|_| Text::Other("boolean")),
-            b'n' => self.p.literal("null").ok().map(|_| Text::Other("null")),
-            b'-' | b'0'..=b'9' => self.p.number().ok().filter(|n| n.is_finite()).map(|_| Text::Other("number")),
+            b't' => self.p.literal("true").ok().map(|_| Text::Other("boolean", None)),
+            b'f' => self.p.literal("false").ok().map(|_| Text::Other("boolean", None)),
+            b'n' => self.p.literal("null").ok().map(|_| Text::Other("null", None)),
+            // A number too large for a double is an infinity, and zod names it so.
+            b'-' | b'0'..=b'9' => self.p.number().ok().map(|n| {
+                let name = match n {
+                    f64::INFINITY => "Infinity",
+                    f64::NEG_INFINITY => "-Infinity",
+                    _ => "number",
+                };
+                Text::Other(name, None)
+            }),
             _ => None,
         }
+    }
+
+    /// The items of the array here, read past.
+    fn item_count(&mut self) -> Option<f64> {
+        self.p.eat(b'[');
+        self.p.skip_whitespace();
+        let mut count = 0.0;
+        if self.p.eat(b']') {
+            return Some(count);
+        }
+        loop {
+            self.p.skip_value().ok()?;
+            count += 1.0;
+            self.p.skip_whitespace();
+            if self.p.eat(b']') {
+                return Some(count);
+            }
+            self.p.eat(b',').then_some(())?;
+        }
+    }
+
+    /// The object here, read past: `Number(object.length)`, or `None` when it has no
+    /// `length` (zod then checks no length).
+    fn length_member(&mut self) -> Option<Option<f64>> {
+        self.p.eat(b'{');
+        let mut length = None;
+        self.members(|reader, key| match key {
+            b"length" => {
+                length = Some(reader.number_of()?);
+                Some(())
+            }
+            _ => reader.p.skip_value().ok(),
+        })?;
+        Some(length)
+    }
+
+    /// `Number(value)` of the value here, read past, as `json::number::to_number`
+    /// computes it of a tree: an array is its `join(",")`, so one item stands for the
+    /// array (`[[5]]` is 5), none is 0, and two or more are NaN.
+    fn number_of(&mut self) -> Option<f64> {
+        if self.p.peek()? != b'[' {
+            return self.primitive_number(false);
+        }
+        // Down the arrays of one item each, to the innermost value.
+        let mut open = 0usize;
+        let mut number = loop {
+            self.p.eat(b'[');
+            open += 1;
+            self.p.skip_whitespace();
+            match self.p.peek()? {
+                b']' => {
+                    self.p.eat(b']');
+                    open -= 1;
+                    break 0.0;
+                }
+                b'[' => continue,
+                _ => break self.primitive_number(true)?,
+            }
+        };
+        // Back up: an array with more items is NaN, read past whole.
+        for _ in 0..open {
+            self.p.skip_whitespace();
+            if self.p.eat(b']') {
+                continue;
+            }
+            number = f64::NAN;
+            loop {
+                self.p.eat(b',').then_some(())?;
+                self.p.skip_value().ok()?;
+                self.p.skip_whitespace();
+                if self.p.eat(b']') {
+                    break;
+                }
+            }
+        }
+        Some(number)
+    }
+
+    /// `Number(value)` of the value here (not an array), read past; `in_array` when it is
+    /// an array's only item, which stands for it as `String(value)` does.
+    fn primitive_number(&mut self, in_array: bool) -> Option<f64> {
+        Some(match self.p.peek()? {
+            b'"' => {
+                self.p.eat(b'"');
+                match self.p.string_body().ok()? {
+                    Decoded::Utf8(s) => string_to_number(s),
+                    Decoded::Escaped(s) => string_to_number(&s),
+                    Decoded::Units(units) => String::from_utf16(&units).map_or(f64::NAN, |s| string_to_number(&s)),
+                }
+            }
+            b'{' => {
+                self.p.skip_value().ok()?;
+                f64::NAN
+            }
+            b'n' => self.p.literal("null").ok().map(|_| 0.0)?,
+            // `String([true])` is "true": not a number.
+            b't' => self.p.literal("true").ok().map(|_| if in_array { f64::NAN } else { 1.0 })?,
+            b'f' => self.p.literal("false").ok().map(|_| if in_array { f64::NAN } else { 0.0 })?,
+            // `String(-0)` is "0".
+            _ => self.p.number().ok().map(|n| if in_array && n == 0.0 { 0.0 } else { n })?,
+        })
     }
 
     /// A JSON primitive or an array where an object goes: its type name for zod.
@@ -316,8 +466,8 @@ impl Reader<'_> {
             return Some("array");
         }
         match self.text()? {
-            Text::String(..) => Some("string"),
-            Text::Other(received) => Some(received),
+            Text::String(..) | Text::IllFormed(_) => Some("string"),
+            Text::Other(received, _) => Some(received),
             Text::Absent | Text::Undefined => None,
         }
     }
