@@ -111,7 +111,12 @@ fn string(rng: &mut Rng, out: &mut String) {
 fn status(rng: &mut Rng, out: &mut String) {
     match rng.below(6) {
         0 => odd_value(rng, out),
-        1 => out.push_str(rng.pick::<&str>(&[r#""pend\u0069ng""#, r#""done""#, r#""\u0063ompleted""#, r#""in_progress ""#])),
+        1 => out.push_str(rng.pick::<&str>(&[
+            r#""pend\u0069ng""#,
+            r#""done""#,
+            r#""\u0063ompleted""#,
+            r#""in_progress ""#,
+        ])),
         _ => out.push_str(&format!(r#""{}""#, rng.pick(&STATUSES))),
     }
 }

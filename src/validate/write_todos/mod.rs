@@ -18,6 +18,7 @@
 #[cfg(test)]
 mod agreement;
 mod compact;
+mod measure;
 mod reader;
 mod scan;
 
