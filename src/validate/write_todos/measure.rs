@@ -5,7 +5,6 @@
 
 use super::reader::Reader;
 use crate::json::number::string_to_number;
-use crate::json::Decoded;
 
 impl Reader<'_> {
     /// The items of the array here, read past.
@@ -90,11 +89,8 @@ impl Reader<'_> {
         Some(match self.p.peek()? {
             b'"' => {
                 self.p.eat(b'"');
-                match self.p.string_body().ok()? {
-                    Decoded::Utf8(s) => string_to_number(s),
-                    Decoded::Escaped(s) => string_to_number(&s),
-                    Decoded::Units(units) => String::from_utf16(&units).map_or(f64::NAN, |s| string_to_number(&s)),
-                }
+                // A lone surrogate, read as U+FFFD, makes it NaN as it does in JS.
+                string_to_number(&self.p.string_body().ok()?.into_lossy())
             }
             b'{' => {
                 self.p.skip_value().ok()?;
