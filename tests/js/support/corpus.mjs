@@ -126,6 +126,10 @@ export class Corpus {
       () => text.replace(/"/g, "'"),
       () => text.replace('{"todos"', '{"todos": 5, "todos"'),
       () => text.replace(/"status":"(\w+)"/, '"status":"$1","status":"done"'),
+      () => text.replace(/}$/, ',"focus":"later"}'),
+      // Escaped spellings: a key, and a status (its first letter as \u00XX).
+      () => text.replace('"todos"', '"t\\u006fdos"'),
+      () => text.replace(/"status":"(\w)/, (_, c) => `"status":"\\u00${c.charCodeAt(0).toString(16)}`),
       () => text.replace(/"id":"/, '"id":"\\u00e9\\ud83d\\ude00\\n\\"'),
       () => text.replace(/\[/, "[1e999,"),
       () => text + text,
