@@ -20,7 +20,7 @@ pub fn parse_host(text: &[u8]) -> Result<Document<'_>, JsonError> {
 }
 
 /// What a tag stands for: a value, or the start of a tagged object.
-pub(super) enum Tagged<'a> {
+pub(crate) enum Tagged<'a> {
     Value(Value<'a>),
     Object(Cow<'a, str>, bool),
 }
@@ -33,7 +33,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A tag after its `<` (see [`parse_host`]).
-    pub(super) fn tag(&mut self) -> Result<Tagged<'a>, JsonError> {
+    pub(crate) fn tag(&mut self) -> Result<Tagged<'a>, JsonError> {
         self.pos += 1;
         let kind = self.peek();
         self.pos += 1;

@@ -19,7 +19,7 @@ pub mod value;
 pub mod write;
 
 pub use host::parse_host;
-use host::Tagged;
+pub(crate) use host::Tagged;
 pub(crate) use string::Decoded;
 pub use string::{escaped_text_to_wtf8, write_string};
 
@@ -128,6 +128,11 @@ impl<'a> Parser<'a> {
     /// out of the text and checks those itself.
     pub(crate) fn unchecked(text: &'a [u8]) -> Self {
         Parser { text, utf8: None, pos: 0, host: false }
+    }
+
+    /// This parser reading the JS layer's encoding of host values when `host`.
+    pub(crate) fn reading_host(self, host: bool) -> Self {
+        Parser { host, ..self }
     }
 
     /// Where the parser is, in bytes.
@@ -269,7 +274,8 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Reads past one JSON value without building it, at any depth.
+    /// Reads past one JSON value (or, in host mode, one host value) without building it,
+    /// at any depth; refused as [`Parser::document`] refuses it.
     pub(crate) fn skip_value(&mut self) -> Result<(), JsonError> {
         let mut open: Vec<u8> = Vec::new(); // the closing byte of each open container
         loop {
@@ -285,12 +291,26 @@ impl<'a> Parser<'a> {
                 }
                 Some(b'{') => {
                     self.pos += 1;
-                    self.skip_whitespace();
-                    if !self.eat(b'}') {
-                        self.member_key()?;
+                    if self.first_member()? {
                         open.push(b'}');
                         continue;
                     }
+                }
+                Some(b'<') if self.host => {
+                    if let Tagged::Object(..) = self.tag()? {
+                        self.expect(b'{', "'{' after an object tag")?;
+                        if self.first_member()? {
+                            open.push(b'}');
+                            continue;
+                        }
+                    }
+                }
+                Some(b'u') if self.host => self.literal("undefined")?,
+                Some(b'N') if self.host => self.literal("NaN")?,
+                Some(b'I') if self.host => self.literal("Infinity")?,
+                Some(b'-') if self.host && self.text.get(self.pos + 1) == Some(&b'I') => {
+                    self.pos += 1;
+                    self.literal("Infinity")?
                 }
                 Some(b'"') => {
                     self.pos += 1;
@@ -308,7 +328,7 @@ impl<'a> Parser<'a> {
                 if self.eat(b',') {
                     if close == b'}' {
                         self.skip_whitespace();
-                        self.member_key()?;
+                        self.any_member_key()?;
                     }
                     break;
                 }
@@ -318,6 +338,17 @@ impl<'a> Parser<'a> {
                 open.pop();
             }
         }
+    }
+
+    /// After an object's `{`: whether it has members (then the parser is at the first
+    /// one's value).
+    fn first_member(&mut self) -> Result<bool, JsonError> {
+        self.skip_whitespace();
+        if self.eat(b'}') {
+            return Ok(false);
+        }
+        self.any_member_key()?;
+        Ok(true)
     }
 
     /// After an object's `{`: `None` for an empty object, else the object open at its

@@ -327,13 +327,14 @@ mod tests {
     }
 
     #[test]
-    fn a_hosts_values_that_json_cannot_hold_go_to_the_full_path() {
+    fn a_hosts_values_the_reader_does_not_know_go_to_the_full_path() {
         let todos = r#""todos":[{"id":"a","content":"b","status":"pending"}]"#;
         for text in [
-            format!(r#"{{{todos},"focus":NaN}}"#),
             format!(r#"{{{todos},"note":<o"Date",0>{{}}}}"#),
-            format!(r#"{{{todos},^"focus":"f"}}"#),
-            format!(r#"{{{todos},"x":<s>}}"#),
+            format!(r#"{{{todos},"focus":<x"a getter threw">}}"#),
+            format!(r#"{{{todos},"note":<c>}}"#),
+            r#"{"todos":<a100000>}"#.to_string(),
+            format!(r#"<o"Map",0>{{{todos}}}"#),
         ] {
             assert_eq!(read(text.as_bytes(), true), Outcome::Unsure, "{text}");
         }

@@ -11,7 +11,8 @@ use super::{
     STATUSES,
 };
 use crate::error::issue::{Expected, Origin};
-use crate::json::{Decoded, Parser};
+use crate::json::value::{Host, Value};
+use crate::json::{Decoded, Parser, Tagged};
 
 /// A value as read where the schema wants a string.
 #[derive(Clone, Copy)]
@@ -28,7 +29,14 @@ enum Text {
 }
 
 pub fn read(text: &[u8], host: bool) -> Outcome {
-    match (Reader { p: Parser::unchecked(text), host, mistakes: Vec::new(), todos: FoundTodos::EMPTY }).root() {
+    match (Reader {
+        p: Parser::unchecked(text).reading_host(host),
+        host,
+        mistakes: Vec::new(),
+        todos: FoundTodos::EMPTY,
+    })
+    .root()
+    {
         Some(outcome) => outcome,
         None => Outcome::Unsure,
     }
@@ -259,6 +267,11 @@ impl<'a> Reader<'a> {
         }
         loop {
             self.p.skip_whitespace();
+            // An inherited property (a host's value only) is read as an own one: zod
+            // reads `value[key]`, wherever the key lives, and lists no keys here.
+            if self.host {
+                self.p.eat(b'^');
+            }
             self.p.eat(b'"').then_some(())?;
             let key = self.key()?;
             self.p.skip_whitespace();
@@ -341,6 +354,13 @@ impl<'a> Reader<'a> {
             b'[' => Some(Text::Other("array", Some((Origin::Array, self.item_count()?)))),
             b'{' => Some(Text::Other("object", self.length_member()?.map(|length| (Origin::Unknown, length)))),
             b'u' if self.host => self.p.literal("undefined").ok().map(|_| Text::Undefined),
+            b'N' if self.host => self.p.literal("NaN").ok().map(|_| Text::Other("NaN", None)),
+            b'I' if self.host => self.p.literal("Infinity").ok().map(|_| Text::Other("Infinity", None)),
+            b'-' if self.host && self.p.text().get(self.p.position() + 1) == Some(&b'I') => {
+                self.p.eat(b'-');
+                self.p.literal("Infinity").ok().map(|_| Text::Other("-Infinity", None))
+            }
+            b'<' if self.host => self.tagged(),
             b't' => self.p.literal("true").ok().map(|_| Text::Other("boolean", None)),
             b'f' => self.p.literal("false").ok().map(|_| Text::Other("boolean", None)),
             b'n' => self.p.literal("null").ok().map(|_| Text::Other("null", None)),
@@ -357,6 +377,19 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// A host's tagged value where a string goes: a function (whose `length` zod checks),
+    /// a symbol or a bigint. Any other (a value whose reading threw, one cut off, a long
+    /// array, an object of a class) is for the full path.
+    fn tagged(&mut self) -> Option<Text> {
+        let Tagged::Value(Value::Host(host)) = self.p.tag().ok()? else { return None };
+        match *host {
+            Host::Function(length) => Some(Text::Other("function", Some((Origin::Unknown, length)))),
+            Host::Symbol => Some(Text::Other("symbol", None)),
+            Host::BigInt(_) => Some(Text::Other("bigint", None)),
+            _ => None,
+        }
+    }
+
     /// A JSON primitive or an array where an object goes: its type name for zod.
     fn primitive_or_array(&mut self) -> Option<&'static str> {
         if self.p.peek()? == b'[' {
@@ -366,7 +399,8 @@ impl<'a> Reader<'a> {
         match self.text()? {
             Text::String(..) | Text::IllFormed(_) => Some("string"),
             Text::Other(received, _) => Some(received),
-            Text::Absent | Text::Undefined => None,
+            Text::Undefined => Some("undefined"),
+            Text::Absent => None,
         }
     }
 
