@@ -7,13 +7,15 @@
 //! result from slices of the caller's own string; the plain mistakes get zod's issues
 //! here, in zod's order (schema order, whatever the order of the keys). What is rarer is
 //! read in the same pass: repeated keys (the last wins), escapes in keys and values, lone
-//! surrogates, values of any type (an object's `length`, which zod's length checks read,
-//! included), and text that is not JSON (`JSON.parse`'s error, found by a second pass that
-//! builds nothing). So JSON text never needs the full path (a tree, then the schema's
-//! validator); only a host's value that JSON cannot hold (`NaN`, a `Date`, an inherited
-//! key, a getter) is [`Outcome::Unsure`] and goes there. The answer never depends on
-//! which path ran: `agreement.rs` holds the two to each other on any JSON text, and the
-//! differential tests hold both to zod.
+//! surrogates, values of any type (with an object's `length`, which zod's length checks
+//! read), and of a host's value `undefined`, `NaN`, inherited keys, functions, symbols
+//! and bigints. Text that is not JSON gets `JSON.parse`'s error from a second pass that
+//! builds nothing. So JSON text never needs the full path (a tree, then the schema's
+//! validator); only a host's value holding what the reader does not know (a getter that
+//! threw, a value cut off, an object of a class where the schema looks) is
+//! [`Outcome::Unsure`] and goes there. The answer never depends on which path ran:
+//! `agreement.rs` holds the two to each other, and the differential tests hold both to
+//! zod.
 
 #[cfg(test)]
 mod agreement;
@@ -144,7 +146,8 @@ pub enum Outcome {
     /// The text is not JSON: what `JSON.parse` refuses it for (the full path's
     /// `invalid_json` issue).
     NotJson(JsonError),
-    /// A host's value that JSON cannot hold (never JSON text): the full path decides.
+    /// A host's value holding what the reader does not know (never JSON text): the full
+    /// path decides.
     Unsure,
 }
 

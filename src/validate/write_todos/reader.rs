@@ -1,7 +1,7 @@
 //! The general reader: any JSON (or host encoding), keys in any order and repeated (the
 //! last one wins, as in `JSON.parse`), whitespace, escapes, values of any type; mistakes
-//! noted in zod's order. What it cannot tell (text that is not JSON, a host's value JSON
-//! cannot hold) is `Unsure`.
+//! noted in zod's order. What it cannot tell (text that is not JSON; in a host's value, a
+//! tag it does not know) is `Unsure`.
 
 use std::borrow::Cow;
 
