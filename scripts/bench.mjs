@@ -155,6 +155,18 @@ goals.push(["validateWriteTodos(text), valid 1/4/8 todos, vs parse + safeParse",
 goals.push(["applyWriteTodos(text), valid 1/4/8 todos, vs parse + safeParse + state", validRows.map((r) => r.apply / r.zodApply), 0.35, 0.25]);
 goals.push(["invalid payloads (validate and apply) vs the same zod path", invalidRows.flatMap((r) => [r.validate / r.zod, r.apply / r.zodApply]), 0.35, 0.2]);
 
+// The same payloads as the objects a framework hands a tool (LangChain.js, the AI SDK and
+// the OpenAI Agents SDK parse the model's arguments first): printed, with no goal. zod
+// then has no text to parse, and planloop still carries the object across.
+const objectRows = Object.entries({ ...valid, ...invalid }).map(([label, payload]) => {
+  progress(`${label}, as an object`);
+  if (JSON.stringify(planloop.validateWriteTodos(payload)) !== JSON.stringify(zodAnswer(JSON.stringify(payload)))) throw new Error(`planloop and zod disagree on ${label} as an object`);
+  return { label, ...measure({ validate: () => planloop.validateWriteTodos(payload), zod: () => writeTodosSchema.safeParse(payload) }) };
+});
+console.log(`\nthe same payloads as objects: validateWriteTodos(object) against zod safeParse(object) (no goal)\n`);
+console.log("payload                            | validateWriteTodos   safeParse  ratio");
+for (const r of objectRows) console.log(`${r.label.padEnd(34)} | ${ns(r.validate)}        ${ns(r.zod)}  ${(r.validate / r.zod).toFixed(2).padStart(5)}`);
+
 // --- composePrompt --------------------------------------------------------------------
 
 // Against the plain JS a host would write: the texts joined, then one regex replace for
