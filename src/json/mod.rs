@@ -14,12 +14,14 @@ pub mod float;
 pub mod from_value;
 mod host;
 pub(crate) mod number;
+mod skip;
 mod string;
 pub mod value;
 pub mod write;
 
 pub use host::parse_host;
 pub(crate) use host::Tagged;
+pub use skip::syntax_error;
 pub(crate) use string::Decoded;
 pub use string::{escaped_text_to_wtf8, write_string};
 
@@ -37,20 +39,6 @@ pub struct JsonError {
 /// Parses a complete JSON text.
 pub fn parse(text: &[u8]) -> Result<Document<'_>, JsonError> {
     Parser::new(text).document().map(Document::new)
-}
-
-/// What [`parse`] would refuse `text` for, found without building anything: `None` for
-/// JSON. The one-pass `write_todos` reader answers text that is not JSON with it.
-pub fn syntax_error(text: &[u8]) -> Option<JsonError> {
-    let mut parser = Parser::new(text);
-    let read = parser.skip_value().and_then(|()| {
-        parser.skip_whitespace();
-        match parser.at_end() {
-            true => Ok(()),
-            false => Err(parser.unexpected(AFTER_DOCUMENT)),
-        }
-    });
-    read.err()
 }
 
 // What the parser expected where it stopped: [`Parser::document`] and
@@ -272,83 +260,6 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-    }
-
-    /// Reads past one JSON value (or, in host mode, one host value) without building it,
-    /// at any depth; refused as [`Parser::document`] refuses it.
-    pub(crate) fn skip_value(&mut self) -> Result<(), JsonError> {
-        let mut open: Vec<u8> = Vec::new(); // the closing byte of each open container
-        loop {
-            self.skip_whitespace();
-            match self.peek() {
-                Some(b'[') => {
-                    self.pos += 1;
-                    self.skip_whitespace();
-                    if !self.eat(b']') {
-                        open.push(b']');
-                        continue;
-                    }
-                }
-                Some(b'{') => {
-                    self.pos += 1;
-                    if self.first_member()? {
-                        open.push(b'}');
-                        continue;
-                    }
-                }
-                Some(b'<') if self.host => {
-                    if let Tagged::Object(..) = self.tag()? {
-                        self.expect(b'{', "'{' after an object tag")?;
-                        if self.first_member()? {
-                            open.push(b'}');
-                            continue;
-                        }
-                    }
-                }
-                Some(b'u') if self.host => self.literal("undefined")?,
-                Some(b'N') if self.host => self.literal("NaN")?,
-                Some(b'I') if self.host => self.literal("Infinity")?,
-                Some(b'-') if self.host && self.text.get(self.pos + 1) == Some(&b'I') => {
-                    self.pos += 1;
-                    self.literal("Infinity")?
-                }
-                Some(b'"') => {
-                    self.pos += 1;
-                    self.string_body()?;
-                }
-                Some(b't') => self.literal("true")?,
-                Some(b'f') => self.literal("false")?,
-                Some(b'n') => self.literal("null")?,
-                Some(b'-' | b'0'..=b'9') => drop(self.number()?),
-                _ => return Err(self.unexpected("a JSON value")),
-            }
-            loop {
-                let Some(&close) = open.last() else { return Ok(()) };
-                self.skip_whitespace();
-                if self.eat(b',') {
-                    if close == b'}' {
-                        self.skip_whitespace();
-                        self.any_member_key()?;
-                    }
-                    break;
-                }
-                if !self.eat(close) {
-                    return Err(self.unexpected(if close == b']' { AFTER_ITEM } else { AFTER_MEMBER }));
-                }
-                open.pop();
-            }
-        }
-    }
-
-    /// After an object's `{`: whether it has members (then the parser is at the first
-    /// one's value).
-    fn first_member(&mut self) -> Result<bool, JsonError> {
-        self.skip_whitespace();
-        if self.eat(b'}') {
-            return Ok(false);
-        }
-        self.any_member_key()?;
-        Ok(true)
     }
 
     /// After an object's `{`: `None` for an empty object, else the object open at its
@@ -582,72 +493,6 @@ mod tests {
         assert!(err(&deep_error).message.starts_with("Unexpected end of JSON input"));
         let unclosed = "{\"a\":".repeat(50_000);
         assert!(err(&unclosed).message.starts_with("Unexpected end of JSON input"));
-    }
-
-    #[test]
-    fn syntax_error_is_what_parse_refuses_for() {
-        use crate::test_rng::{rounds, Rng};
-        // JSON texts, then cut, spliced and sprinkled with bytes that break them.
-        const PIECES: [&str; 24] = [
-            "{",
-            "}",
-            "[",
-            "]",
-            ",",
-            ":",
-            " ",
-            "\n",
-            "\"a\"",
-            "\"\\u00e9\"",
-            "\"\\ud800\"",
-            "\"é😀\"",
-            "1",
-            "-0.5e3",
-            "01",
-            "1.",
-            "true",
-            "nul",
-            "null",
-            "x",
-            "\"",
-            "\\",
-            "\"k\":",
-            "\u{a0}",
-        ];
-        const VALID: [&str; 4] = [
-            r#"{"todos":[{"id":"a","content":"b","status":"pending"}],"focus":"f"}"#,
-            r#" [1, {"a": [true, null, "x\u0041"]}, -2.5e-3 ] "#,
-            r#"{"a":{"b":{"c":[[],{}]}},"d":"é😀"}"#,
-            r#""just a string""#,
-        ];
-        let mut rng = Rng::for_test(0x5eed_0017);
-        let (mut refused, mut accepted) = (0, 0);
-        for _ in 0..rounds(20_000) {
-            let mut text = rng.pick(&VALID).to_string();
-            for _ in 0..rng.below(3) {
-                let at = rng.below(text.len() + 1);
-                let at = (0..=at).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
-                match rng.below(3) {
-                    0 => text.truncate(at),
-                    1 => text.insert_str(at, rng.pick::<&str>(&PIECES)),
-                    _ => {
-                        let end = (at + 1 + rng.below(4)).min(text.len());
-                        let end = (end..=text.len()).find(|&i| text.is_char_boundary(i)).unwrap_or(text.len());
-                        text.replace_range(at..end, "");
-                    }
-                }
-            }
-            let expected = parse(text.as_bytes()).err();
-            assert_eq!(syntax_error(text.as_bytes()), expected, "{text:?}");
-            match expected {
-                Some(_) => refused += 1,
-                None => accepted += 1,
-            }
-        }
-        assert!(
-            refused > rounds(20_000) / 4 && accepted > rounds(20_000) / 10,
-            "{refused} refused, {accepted} accepted"
-        );
     }
 
     #[test]
