@@ -16,7 +16,7 @@ use crate::json::value::{Host, Value};
 /// `<o "Type",P>{…}` an object zod names `Type` whose `isPlainObject` is P (0 or 1);
 /// inside an object, `^"key":` marks an inherited enumerable property.
 pub fn parse_host(text: &[u8]) -> Result<Document<'_>, JsonError> {
-    Parser { host: true, ..Parser::new(text) }.document().map(Document::new)
+    Parser { host: true, ..Parser::new(text) }.document()
 }
 
 /// What a tag stands for: a value, or the start of a tagged object.

@@ -38,7 +38,7 @@ pub struct JsonError {
 
 /// Parses a complete JSON text.
 pub fn parse(text: &[u8]) -> Result<Document<'_>, JsonError> {
-    Parser::new(text).document().map(Document::new)
+    Parser::new(text).document()
 }
 
 // What the parser expected where it stopped: [`Parser::document`] and
@@ -146,7 +146,18 @@ impl<'a> Parser<'a> {
         self.pos >= self.text.len()
     }
 
-    fn document(&mut self) -> Result<Value<'a>, JsonError> {
+    /// A complete JSON text: one value, then nothing but whitespace.
+    fn document(&mut self) -> Result<Document<'a>, JsonError> {
+        let document = Document::new(self.value()?);
+        self.skip_whitespace();
+        if self.pos < self.text.len() {
+            return Err(self.unexpected(AFTER_DOCUMENT));
+        }
+        Ok(document)
+    }
+
+    /// The value here, built; the parser stops right after it.
+    pub(crate) fn value(&mut self) -> Result<Value<'a>, JsonError> {
         let mut stack = OpenStack(Vec::new());
         let open = &mut stack.0;
         'value: loop {
@@ -212,13 +223,7 @@ impl<'a> Parser<'a> {
             };
             loop {
                 match open.last_mut() {
-                    None => {
-                        self.skip_whitespace();
-                        if self.pos < self.text.len() {
-                            return Err(self.unexpected(AFTER_DOCUMENT));
-                        }
-                        return Ok(value);
-                    }
+                    None => return Ok(value),
                     Some(Open::Array(items)) => {
                         items.push(value);
                         self.skip_whitespace();

@@ -20,7 +20,6 @@
 #[cfg(test)]
 mod agreement;
 mod compact;
-mod measure;
 mod reader;
 mod scan;
 

@@ -7,12 +7,13 @@ use std::borrow::Cow;
 
 use super::scan::scan_plain;
 use super::{
-    Field, Found, FoundTodo, FoundTodos, Mistake, Outcome, Place, Span, What, CONTENT, FOCUS, ID, MAX_TODOS, NOTE,
-    STATUSES,
+    Field, Found, FoundTodo, FoundTodos, Mistake, Outcome, Place, Source, Span, What, CONTENT, FOCUS, ID, MAX_TODOS,
+    NOTE, STATUSES,
 };
 use crate::error::issue::{Expected, Origin};
-use crate::json::value::{Host, Value};
+use crate::json::value::{Document, Host, Value};
 use crate::json::{Decoded, Parser, Tagged};
+use crate::validate::input::Input;
 
 /// A value as read where the schema wants a string.
 #[derive(Clone, Copy)]
@@ -194,11 +195,7 @@ impl<'a> Reader<'a> {
         Some(match self.text()? {
             Text::String(span, _) if !span.escaped => index(&self.p.text()[span.start as usize..span.end as usize]),
             // An escaped spelling of a status is one too.
-            Text::String(span, _) => match self.decoded(span)? {
-                Decoded::Utf8(text) => index(text.as_bytes()),
-                Decoded::Escaped(text) => index(text.as_bytes()),
-                Decoded::Units(_) => None,
-            },
+            Text::String(span, _) => index(Source::new(self.p.text()).string(&span).as_bytes()),
             // Whatever else it is, zod's enum says the same.
             Text::IllFormed(_) | Text::Other(..) | Text::Undefined | Text::Absent => None,
         })
@@ -300,13 +297,6 @@ impl<'a> Reader<'a> {
         })
     }
 
-    /// The string at `span`, which the reader has read, with its escapes decoded.
-    fn decoded(&self, span: Span) -> Option<Decoded<'a>> {
-        let mut parser = Parser::unchecked(self.p.text());
-        parser.set_position(span.start as usize);
-        parser.string_body().ok()
-    }
-
     /// A value where the schema wants a string. A string without escapes is the common
     /// case and takes the short way; anything else the full one, kept out of line.
     #[inline(always)]
@@ -351,8 +341,7 @@ impl<'a> Reader<'a> {
                     }
                 })
             }
-            b'[' => Some(Text::Other("array", Some((Origin::Array, self.item_count()?)))),
-            b'{' => Some(Text::Other("object", self.length_member()?.map(|length| (Origin::Unknown, length)))),
+            b'[' | b'{' => self.measured(),
             b'u' if self.host => self.p.literal("undefined").ok().map(|_| Text::Undefined),
             b'N' if self.host => self.p.literal("NaN").ok().map(|_| Text::Other("NaN", None)),
             b'I' if self.host => self.p.literal("Infinity").ok().map(|_| Text::Other("Infinity", None)),
@@ -375,6 +364,19 @@ impl<'a> Reader<'a> {
             }),
             _ => None,
         }
+    }
+
+    /// An array or an object where a string goes, read whole (it is rare) for what the
+    /// full path reads of it: its type's name, and its `length` as zod's length checks
+    /// read it (an array's count; an object's `Number(length)`, inherited or own).
+    fn measured(&mut self) -> Option<Text> {
+        let value = Document::new(self.p.value().ok()?);
+        let value: &Value<'_> = &value;
+        let (name, origin) = match value {
+            Value::Array(_) => ("array", Origin::Array),
+            _ => ("object", Origin::Unknown),
+        };
+        Some(Text::Other(name, value.length().ok()?.map(|length| (origin, length))))
     }
 
     /// A host's tagged value where a string goes: a function (whose `length` zod checks),
