@@ -27,6 +27,7 @@ pub use string::{escaped_text_to_wtf8, write_string};
 
 use std::borrow::Cow;
 
+use crate::error::issue::Issue;
 use crate::json::value::{dismantle, Document, Host, Members, Value};
 
 /// Why a text is not JSON, and where (in UTF-16 code units, as JS counts).
@@ -34,6 +35,13 @@ use crate::json::value::{dismantle, Document, Host, Members, Value};
 pub struct JsonError {
     pub message: String,
     pub position: usize,
+}
+
+impl JsonError {
+    /// The `invalid_json` issue a call whose arguments are not JSON gets.
+    pub fn issue(&self) -> Issue {
+        Issue::invalid_json(&self.message, self.position)
+    }
 }
 
 /// Parses a complete JSON text.

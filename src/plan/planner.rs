@@ -167,9 +167,7 @@ impl PlannerState {
                         return Ok(PlannerAck::Accepted(self.accepted()));
                     }
                     Outcome::Invalid(mistakes) => return Ok(rejected(mistakes.iter().map(Mistake::issue).collect())),
-                    Outcome::NotJson(error) => {
-                        return Ok(rejected(vec![Issue::invalid_json(&error.message, error.position)]))
-                    }
+                    Outcome::NotJson(error) => return Ok(rejected(vec![error.issue()])),
                     Outcome::Unsure => {}
                 }
             }

@@ -174,7 +174,7 @@ pub fn validate<'a, I: Input<'a>>(args: Args<'a, I>) -> Result<WriteTodosValidat
     };
     let outcome = match parsed {
         Ok(tree) => schema::validate(schema, &*tree)?,
-        Err(e) => Err(vec![Issue::invalid_json(&e.message, e.position)]),
+        Err(e) => Err(vec![e.issue()]),
     };
     Ok(WriteTodosValidation::from_outcome(outcome))
 }

@@ -41,7 +41,7 @@ pub(super) fn validated(
     match args {
         Value::String(text) => match json::parse(text.as_bytes()) {
             Ok(document) => schema::validate(schema, &*document),
-            Err(e) => Ok(Err(vec![Issue::invalid_json(&e.message, e.position)])),
+            Err(e) => Ok(Err(vec![e.issue()])),
         },
         value => schema::validate(schema, value),
     }

@@ -10,7 +10,6 @@ use super::ops::{Op, Status};
 use super::out::Out;
 use super::slab::{self, Slab};
 use super::Input;
-use crate::error::issue::Issue;
 use crate::error::Result;
 use crate::json::value::Value;
 use crate::plan::guard::IterationVerdict;
@@ -167,7 +166,7 @@ fn validate(given: Input<'_>, host: bool) -> Result<Status> {
             return Ok(Status::Issues);
         }
         Outcome::NotJson(error) => {
-            write(|out| out.issues(&[Issue::invalid_json(&error.message, error.position)]));
+            write(|out| out.issues(&[error.issue()]));
             return Ok(Status::Issues);
         }
         Outcome::Unsure => {}
@@ -242,9 +241,7 @@ fn apply(planner: &mut PlannerState, given: Input<'_>, host: bool, now_ms: f64) 
                 });
                 return Ok(Status::Rejected);
             }
-            Outcome::NotJson(error) => {
-                return ack(planner::rejected(vec![Issue::invalid_json(&error.message, error.position)]))
-            }
+            Outcome::NotJson(error) => return ack(planner::rejected(vec![error.issue()])),
             Outcome::Unsure => {}
         }
     }

@@ -61,7 +61,7 @@ fn one_pass(text: &str, host: bool) -> Option<Answer> {
             Ok(data.to_string())
         }
         Outcome::Invalid(mistakes) => Err(mistakes.iter().map(Mistake::issue).collect()),
-        Outcome::NotJson(error) => Err(vec![Issue::invalid_json(&error.message, error.position)]),
+        Outcome::NotJson(error) => Err(vec![error.issue()]),
         Outcome::Unsure => return None,
     })
 }
