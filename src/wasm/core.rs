@@ -6,6 +6,7 @@ use std::cell::RefCell;
 
 use super::args::Args;
 use super::io::{fields, json_text, number, set_numbers, write};
+use super::object;
 use super::ops::{Op, Status};
 use super::out::Out;
 use super::slab::{self, Slab};
@@ -21,7 +22,7 @@ use crate::text::reflection::{extract_reflection, DEFAULT_MAX_CHARS};
 use crate::trail::capsule::{Artifact, ContextCapsule};
 use crate::trail::reasoning::{ReasoningEvent, ReasoningLog};
 use crate::validate::compiled;
-use crate::validate::write_todos::{self, Field, Found, Outcome, Span, STATUSES};
+use crate::validate::write_todos::{self, Field, Found, Mistake, Outcome, Span, STATUSES};
 
 thread_local! {
     static PLANNERS: RefCell<Slab<PlannerState>> = const { RefCell::new(Slab::new()) };
@@ -35,6 +36,10 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, now_ms: f64) -> Option<Result
         Op::ValidateText => validate(given, false),
         Op::ValidateValue => validate(given, true),
         Op::ValidateQuoted => unquoted(input).and_then(|text| validate(Input { bytes: &text, ascii: false }, false)),
+        Op::ValidateObject => object::read(given, "validateWriteTodos").and_then(|given| match given.check() {
+            Ok(_) => Ok(Status::Found),
+            Err(mistakes) => issues(&mistakes),
+        }),
         Op::WriteTodosJsonSchema => json_text(WRITE_TODOS_SCHEMA.as_bytes()),
         // The JS layer makes the definition, the schema without its document keywords.
         Op::ToolDefinitions => fields(|out| {
@@ -69,6 +74,7 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, now_ms: f64) -> Option<Result
         Op::PlannerApplyQuoted => slab::with(&PLANNERS, handle, |planner| {
             apply(planner, Input { bytes: &unquoted(input)?, ascii: false }, false, now_ms)
         }),
+        Op::PlannerApplyObject => slab::with(&PLANNERS, handle, |planner| apply_object(planner, given, now_ms)),
         // A time that is not a finite number: checked here, so that the error is the
         // same as for any other argument.
         Op::PlannerApplyChecked => slab::with(&PLANNERS, handle, |planner| {
@@ -161,10 +167,7 @@ fn validate(given: Input<'_>, host: bool) -> Result<Status> {
             write_found(given, &found);
             return Ok(Status::Found);
         }
-        Outcome::Invalid(mistakes) => {
-            write(|out| out.mistakes(&mistakes));
-            return Ok(Status::Issues);
-        }
+        Outcome::Invalid(mistakes) => return issues(&mistakes),
         Outcome::NotJson(error) => {
             write(|out| out.issues(&[error.issue()]));
             return Ok(Status::Issues);
@@ -222,11 +225,7 @@ fn apply(planner: &mut PlannerState, given: Input<'_>, host: bool, now_ms: f64) 
         match write_todos::read(input, host) {
             Outcome::Valid(found) => {
                 let revision = planner.replace_found(input, &found, now_ms);
-                let in_progress = found
-                    .todos
-                    .iter()
-                    .find(|t| TodoStatus::from_index(t.status) == TodoStatus::InProgress)
-                    .map(|t| t.id);
+                let in_progress = in_progress(&found).map(|i| found.todos[i].id);
                 set_numbers(|out| {
                     out.extend([revision, found.todos.len() as u32]);
                     push_span(out, in_progress);
@@ -234,13 +233,7 @@ fn apply(planner: &mut PlannerState, given: Input<'_>, host: bool, now_ms: f64) 
                 });
                 return Ok(Status::Accepted);
             }
-            Outcome::Invalid(mistakes) => {
-                write(|out| {
-                    out.summary(planner::REJECTION_HEAD, &mistakes);
-                    out.mistakes(&mistakes);
-                });
-                return Ok(Status::Rejected);
-            }
+            Outcome::Invalid(mistakes) => return rejection(&mistakes),
             Outcome::NotJson(error) => return ack(planner::rejected(vec![error.issue()])),
             Outcome::Unsure => {}
         }
@@ -250,6 +243,44 @@ fn apply(planner: &mut PlannerState, given: Input<'_>, host: bool, now_ms: f64) 
         false => TodoArgs::Text(input),
     };
     ack(planner.apply_in_full(args, now_ms)?)
+}
+
+/// `applyWriteTodos` with arguments read as an object: an accepted call as numbers (the
+/// ack, and which todo is in progress, counted from 1, or 0), a refusal as [`apply`]'s.
+fn apply_object(planner: &mut PlannerState, given: Input<'_>, now_ms: f64) -> Result<Status> {
+    let given = object::read(given, "applyWriteTodos")?;
+    if let Some(refusal) = planner.refusal() {
+        return ack(planner.refused(refusal));
+    }
+    match given.check() {
+        Ok(found) => {
+            let revision = planner.replace_found(given.texts, &found, now_ms);
+            let in_progress = in_progress(&found).map_or(0, |i| i as u32 + 1);
+            set_numbers(|out| out.extend([revision, found.todos.len() as u32, in_progress]));
+            Ok(Status::Accepted)
+        }
+        Err(mistakes) => rejection(&mistakes),
+    }
+}
+
+/// Which of valid arguments' todos is the one in progress, if any.
+fn in_progress(found: &Found) -> Option<usize> {
+    found.todos.iter().position(|t| TodoStatus::from_index(t.status) == TodoStatus::InProgress)
+}
+
+/// Invalid arguments' issues, for `validateWriteTodos`.
+fn issues(mistakes: &[Mistake]) -> Result<Status> {
+    write(|out| out.mistakes(mistakes));
+    Ok(Status::Issues)
+}
+
+/// The refusal of a call for invalid arguments: its message and its issues.
+fn rejection(mistakes: &[Mistake]) -> Result<Status> {
+    write(|out| {
+        out.summary(planner::REJECTION_HEAD, mistakes);
+        out.mistakes(mistakes);
+    });
+    Ok(Status::Rejected)
 }
 
 /// An ack the full path made: a rejection for invalid arguments as its message and

@@ -27,6 +27,7 @@ ops! {
     ValidateText = 1,
     ValidateValue = 2,
     ValidateQuoted = 7,
+    ValidateObject = 8,
     WriteTodosJsonSchema = 3,
     ToolDefinitions = 4,
     ExtractReflection = 5,
@@ -39,6 +40,7 @@ ops! {
     PlannerSnapshot = 15,
     PlannerApplyQuoted = 16,
     PlannerApplyChecked = 17,
+    PlannerApplyObject = 18,
     LogNew = 20,
     LogFree = 21,
     LogRecordPlan = 22,
@@ -95,10 +97,11 @@ pub enum Status {
     /// The number output holds one number (a handle, a count).
     Number = 3,
     /// Valid `write_todos` arguments: the number output says where their strings are
-    /// (see `core::write_found`).
+    /// (see `core::write_found`); for arguments read as an object, nothing (the JS
+    /// layer has them).
     Found = 4,
     /// An accepted `write_todos` call: the number output holds the ack and where the
-    /// id of the todo in progress is.
+    /// id of the todo in progress is (for arguments read as an object, which todo).
     Accepted = 5,
     /// Invalid `write_todos` arguments: zod's issues, as `wasm::issues` writes them.
     Issues = 6,

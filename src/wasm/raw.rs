@@ -14,6 +14,7 @@ use crate::text::part;
 
 /// The input, whose head ends at byte `head_end`, split: the lengths before the head,
 /// the head, and the raw texts after it.
+#[cfg(feature = "session")]
 pub fn split<'a>(given: Input<'a>, head_end: f64, what: &'static str) -> Result<(Lengths<'a>, &'a [u8], Raw<'a>)> {
     let bytes = given.bytes;
     let count = bytes.get(..4).map_or(0, word) as usize;
@@ -25,6 +26,21 @@ pub fn split<'a>(given: Input<'a>, head_end: f64, what: &'static str) -> Result<
     let (head, body) = bytes[words..].split_at(end as usize - words);
     let rest = std::str::from_utf8(body).map_err(|_| malformed(what, "texts that are not UTF-8"))?;
     Ok((Lengths(bytes[4..words].chunks_exact(4)), head, Raw { rest, ascii: given.ascii, what }))
+}
+
+/// The input as raw texts and then 32-bit words: each, then their count (the JS layer
+/// encodes the texts at the buffer's start, where its view of the buffer begins).
+#[cfg(feature = "core")]
+pub fn words_last<'a>(given: Input<'a>, what: &'static str) -> Result<(Lengths<'a>, Raw<'a>)> {
+    let bytes = given.bytes;
+    let count = bytes.len().checked_sub(4).map(|at| word(&bytes[at..]) as usize);
+    let texts_end = count.and_then(|n| n.checked_add(1)?.checked_mul(4)).and_then(|n| bytes.len().checked_sub(n));
+    let Some(texts_end) = texts_end else {
+        return Err(malformed(what, "more words than the input"));
+    };
+    let rest = std::str::from_utf8(&bytes[..texts_end]).map_err(|_| malformed(what, "texts that are not UTF-8"))?;
+    let words = Lengths(bytes[texts_end..bytes.len() - 4].chunks_exact(4));
+    Ok((words, Raw { rest, ascii: given.ascii, what }))
 }
 
 /// The lengths given before the head, in UTF-16 units.
@@ -69,6 +85,21 @@ impl<'a> Raw<'a> {
         }
         self.rest = rest;
         Ok(text)
+    }
+
+    /// The texts not yet taken.
+    #[cfg(feature = "core")]
+    pub fn rest(&self) -> &'a str {
+        self.rest
+    }
+
+    /// The length of `text` (one of the texts) in characters.
+    #[cfg(feature = "core")]
+    pub fn characters(&self, text: &str) -> usize {
+        match self.ascii {
+            true => text.len(),
+            false => text.chars().count(),
+        }
     }
 
     /// Checks that every text was taken.

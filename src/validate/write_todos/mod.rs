@@ -15,13 +15,19 @@
 //! threw, a value cut off, an object of a class where the schema looks) is
 //! [`Outcome::Unsure`] and goes there. The answer never depends on which path ran:
 //! `agreement.rs` holds the two to each other, and the differential tests hold both to
-//! zod.
+//! zod. A JS object of the plain shape is not encoded at all: the JS layer reads it, and
+//! [`check_object`] checks what it read with the reader's own checks (`checks.rs`).
 
 #[cfg(test)]
 mod agreement;
+mod checks;
 mod compact;
+mod object;
 mod reader;
 mod scan;
+
+pub use checks::Text;
+pub use object::{check_object, GivenTodo};
 
 use std::borrow::Cow;
 
@@ -211,7 +217,8 @@ impl Mistake {
     }
 }
 
-const MAX_TODOS: usize = 8;
+/// The most todos a list may hold.
+pub const MAX_TODOS: usize = 8;
 const ID: (usize, usize) = (1, 40);
 const CONTENT: (usize, usize) = (1, 140);
 const FOCUS: (usize, usize) = (0, 40);

@@ -5,39 +5,16 @@
 
 use std::borrow::Cow;
 
+use super::checks::{Checks, Text};
 use super::scan::scan_plain;
-use super::{
-    Field, Found, FoundTodo, FoundTodos, Mistake, Outcome, Place, Source, Span, What, CONTENT, FOCUS, ID, MAX_TODOS,
-    NOTE, STATUSES,
-};
+use super::{Mistake, Outcome, Place, Source, Span, What, MAX_TODOS, STATUSES};
 use crate::error::issue::{Expected, Origin};
 use crate::json::value::{Document, Host, Value};
 use crate::json::{Decoded, Parser, Tagged};
 use crate::validate::input::Input;
 
-/// A value as read where the schema wants a string.
-#[derive(Clone, Copy)]
-enum Text {
-    Absent,
-    Undefined,
-    /// A well-formed string and its length in code points.
-    String(Span, usize),
-    /// A string holding lone surrogates, and its length (each of them one).
-    IllFormed(usize),
-    /// A value of another type: the name zod gives it, and its `length` as zod's length
-    /// checks read it, if it has one (an array's count; an object's `length` member).
-    Other(&'static str, Option<(Origin, f64)>),
-}
-
 pub fn read(text: &[u8], host: bool) -> Outcome {
-    match (Reader {
-        p: Parser::unchecked(text).reading_host(host),
-        host,
-        mistakes: Vec::new(),
-        todos: FoundTodos::EMPTY,
-    })
-    .root()
-    {
+    match (Reader { p: Parser::unchecked(text).reading_host(host), host, checks: Checks::new() }).root() {
         Some(outcome) => outcome,
         None => Outcome::Unsure,
     }
@@ -46,10 +23,7 @@ pub fn read(text: &[u8], host: bool) -> Outcome {
 pub(super) struct Reader<'a> {
     pub(super) p: Parser<'a>,
     host: bool,
-    mistakes: Vec<Mistake>,
-    /// The valid todos so far (kept here, not returned up the calls: it is a few hundred
-    /// bytes, and moving it costs more than reading a short call).
-    todos: FoundTodos,
+    checks: Checks,
 }
 
 impl<'a> Reader<'a> {
@@ -67,8 +41,7 @@ impl<'a> Reader<'a> {
             b"todos" => {
                 // Only the list notes mistakes while the members are read: those of a
                 // list given before are dropped with it.
-                reader.mistakes.clear();
-                reader.todos = FoundTodos::EMPTY;
+                reader.checks = Checks::new();
                 todos = Some(reader.todos()?);
                 Some(())
             }
@@ -83,41 +56,21 @@ impl<'a> Reader<'a> {
             _ => reader.p.skip_value().ok(),
         })?;
         self.end()?;
-        if todos.is_none() {
-            self.note(Place::Todos, What::WrongType(Expected::Array, "undefined"));
-        }
-        let focus = self.optional(focus, FOCUS, Place::Focus);
-        let note = self.optional(note, NOTE, Place::Note);
-        Some(match todos {
-            Some(true) if self.mistakes.is_empty() => Outcome::Valid(Found { todos: self.todos, focus, note }),
-            _ => Outcome::Invalid(self.mistakes),
+        Some(match self.checks.finish(todos, focus, note) {
+            Ok(found) => Outcome::Valid(found),
+            Err(mistakes) => Outcome::Invalid(mistakes),
         })
     }
 
-    /// The todo list, into `self.todos`; whether it is valid (its issues are recorded).
+    /// The todo list, its valid todos kept; whether it is valid (its issues are noted).
     fn todos(&mut self) -> Option<bool> {
         if self.p.peek() != Some(b'[') {
-            // A value with a `length` where the list goes: zod measures it against the
-            // list's limits.
-            match self.text()? {
-                Text::String(_, length) | Text::IllFormed(length) => {
-                    self.note(Place::Todos, What::WrongType(Expected::Array, "string"));
-                    self.sizes(Place::Todos, Origin::String, length as f64, (1, MAX_TODOS));
-                }
-                Text::Other(received, measured) => {
-                    self.note(Place::Todos, What::WrongType(Expected::Array, received));
-                    if let Some((origin, length)) = measured {
-                        self.sizes(Place::Todos, origin, length, (1, MAX_TODOS));
-                    }
-                }
-                Text::Absent | Text::Undefined => {
-                    self.note(Place::Todos, What::WrongType(Expected::Array, "undefined"))
-                }
-            }
+            let value = self.text()?;
+            self.checks.not_a_list(value);
             return Some(false);
         }
         self.p.eat(b'[');
-        let before = self.mistakes.len();
+        let before = self.checks.mistakes.len();
         let mut count = 0usize;
         self.p.skip_whitespace();
         if !self.p.eat(b']') {
@@ -137,24 +90,15 @@ impl<'a> Reader<'a> {
                 self.p.eat(b',').then_some(())?;
             }
         }
-        // zod reports an oversized list alone, without reading its items.
-        if count > MAX_TODOS {
-            self.mistakes.truncate(before);
-            self.note(Place::Todos, What::TooBig(Origin::Array, MAX_TODOS as u32));
-            return Some(false);
-        }
-        if count == 0 {
-            self.note(Place::Todos, What::TooSmall(Origin::Array, 1));
-        }
-        Some(self.mistakes.len() == before && count > 0)
+        Some(self.checks.list(before, count))
     }
 
-    /// Todo `index`, into `self.todos` when it is valid (its issues are recorded).
+    /// Todo `index`, kept when it is valid (its issues are noted).
     fn todo(&mut self, index: usize) -> Option<()> {
         let index = index as u32;
         if self.p.peek() != Some(b'{') {
             let received = self.primitive_or_array()?;
-            self.note(Place::Todo(index), What::WrongType(Expected::Object, received));
+            self.checks.note(Place::Todo(index), What::WrongType(Expected::Object, received));
             return Some(());
         }
         self.p.eat(b'{');
@@ -174,18 +118,7 @@ impl<'a> Reader<'a> {
             }
             _ => reader.p.skip_value().ok(),
         })?;
-        let before = self.mistakes.len();
-        let id = self.required(id, ID, Place::Id(index));
-        let content = self.required(content, CONTENT, Place::Content(index));
-        let status = status.flatten();
-        if status.is_none() {
-            self.note(Place::Status(index), What::NotAStatus);
-        }
-        if let (Some(id), Some(content), Some(status)) = (id, content, status) {
-            if self.mistakes.len() == before {
-                self.todos.push(FoundTodo { id, content, status });
-            }
-        }
+        self.checks.todo(index, id, content, status.flatten());
         Some(())
     }
 
@@ -199,61 +132,6 @@ impl<'a> Reader<'a> {
             // Whatever else it is, zod's enum says the same.
             Text::IllFormed(_) | Text::Other(..) | Text::Undefined | Text::Absent => None,
         })
-    }
-
-    /// A required string field's span, its mistakes noted.
-    fn required(&mut self, value: Text, (min, max): (usize, usize), at: Place) -> Option<Span> {
-        match value {
-            Text::String(span, length) if (min..=max).contains(&length) => Some(span),
-            Text::String(_, length) => {
-                self.sizes(at, Origin::String, length as f64, (min, max));
-                None
-            }
-            Text::IllFormed(length) => {
-                self.sizes(at, Origin::String, length as f64, (min, max));
-                self.note(at, What::LoneSurrogate);
-                None
-            }
-            Text::Other(received, measured) => {
-                self.note(at, What::WrongType(Expected::String, received));
-                if let Some((origin, length)) = measured {
-                    self.sizes(at, origin, length, (min, max));
-                }
-                None
-            }
-            Text::Absent | Text::Undefined => {
-                self.note(at, What::WrongType(Expected::String, "undefined"));
-                None
-            }
-        }
-    }
-
-    fn note(&mut self, at: Place, what: What) {
-        self.mistakes.push(Mistake { at, what });
-    }
-
-    /// zod's length checks of a value against `(min, max)` (a minimum of 0 is none),
-    /// compared as zod compares, so that a length that is not a number fails both.
-    #[allow(clippy::neg_cmp_op_on_partial_ord)]
-    fn sizes(&mut self, at: Place, origin: Origin, length: f64, (min, max): (usize, usize)) {
-        if min > 0 && !(length >= min as f64) {
-            self.note(at, What::TooSmall(origin, min as u32));
-        }
-        if !(length <= max as f64) {
-            self.note(at, What::TooBig(origin, max as u32));
-        }
-    }
-
-    /// An optional string field, its mistakes noted.
-    fn optional(&mut self, value: Text, limits: (usize, usize), at: Place) -> Field {
-        match value {
-            Text::Absent => Field::Absent,
-            Text::Undefined => Field::Undefined,
-            value => match self.required(value, limits, at) {
-                Some(span) => Field::Text(span),
-                None => Field::Absent,
-            },
-        }
     }
 
     /// An object's members after its `{`: `member` reads each value after its key.

@@ -38,6 +38,7 @@ import type {
   WriteTodosValidation,
 } from "../types";
 import { rawTexts } from "./compose.js";
+import { objectData, readObject, type ObjectRead } from "./object.js";
 import { crossing, found, foundArgs, readAck, readArgs, readEvent, readSnapshot } from "./primitives.js";
 import { copiedArguments } from "./copied.js";
 import { Thrown, encodeArgs } from "./encode.js";
@@ -76,6 +77,13 @@ const APPLY = [Op.PlannerApplyText, Op.PlannerApplyValue, Op.PlannerApplyQuoted]
  * `invalid_json` issue. */
 export function validateWriteTodos(args: unknown): WriteTodosValidation {
   const engine = core();
+  const read = readObject(args);
+  if (read !== undefined) {
+    const status = engine.callWords(Op.ValidateObject, 0, read.words, read.texts);
+    if (status === Status.Found) return { success: true, data: objectData(read) };
+    if (status === Status.Issues) return { success: false, error: { issues: engine.reader().issues() } };
+    return engine.result(status) as WriteTodosValidation;
+  }
   const { form, text, source } = crossing(args);
   const status = engine.call(VALIDATE[form], 0, text);
   if (status === Status.Found) return { success: true, data: foundArgs(engine.words, engine.numbersAt(), source) };
@@ -200,8 +208,11 @@ export class PlannerState extends Instance {
     const engine = this.engine();
     let status: number;
     let source = "";
+    let read: ObjectRead | undefined;
     if (typeof nowMs !== "number" || !Number.isFinite(nowMs)) {
       status = engine.call(Op.PlannerApplyChecked, this.handle, encodeArgs([args, nowMs]));
+    } else if ((read = readObject(args)) !== undefined) {
+      status = engine.callWords(Op.PlannerApplyObject, this.handle, read.words, read.texts, nowMs);
     } else {
       const crossed = crossing(args);
       source = crossed.source;
@@ -216,7 +227,11 @@ export class PlannerState extends Instance {
     if (status !== Status.Accepted) return engine.result(status) as PlannerAck;
     const at = engine.numbersAt();
     const n = engine.words;
-    return { ok: true, revision: n[at]!, todoCount: n[at + 1]!, inProgress: n[at + 2] === 0 ? null : found(source, n[at + 2]!, n[at + 3]!, n[at + 4]!) };
+    // The todo in progress: none (0); of arguments read as an object, which one (from 1);
+    // else where its id is in `source`.
+    const which = n[at + 2]!;
+    const inProgress = which === 0 ? null : read !== undefined ? (read.todos[3 * (which - 1)] as string) : found(source, which, n[at + 3]!, n[at + 4]!);
+    return { ok: true, revision: n[at]!, todoCount: n[at + 1]!, inProgress };
   }
 
   /** `{revision, todos, focus, note, updatedAt}`. */

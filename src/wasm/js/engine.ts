@@ -72,10 +72,24 @@ export class Engine {
     if (words + units * 3 > this.input.length || this.bytes.byteLength === 0) this.grow(words + units * 3);
     const input = this.input;
     putWord(input, 0, lengths.length);
-    for (let i = 0; i < lengths.length; i++) putWord(input, 4 * (i + 1), lengths[i]!);
+    putWords(input, 4, lengths);
     const first = words + encoder.encodeInto(head, input.subarray(words)).written;
     const written = first + encoder.encodeInto(body, input.subarray(first)).written;
     return this.exports.pl_call(op, handle, written, first, written - words === units ? 1 : 0) >>> 0;
+  }
+
+  /** Runs `op` with `texts` (UTF-8) and then `words` (32-bit words, then their count) in
+   * the input buffer (arguments read as an object, `src/wasm/object.rs`): the texts first,
+   * so that `encodeInto` writes into the buffer's own view. */
+  callWords(op: number, handle: number, words: readonly number[], texts: string, number = 0): number {
+    const capacity = texts.length * 3 + 4 * (words.length + 1);
+    if (capacity > this.input.length || this.bytes.byteLength === 0) this.grow(capacity);
+    const input = this.input;
+    const written = texts === "" ? 0 : encoder.encodeInto(texts, input).written;
+    putWords(input, written, words);
+    const end = written + 4 * words.length;
+    putWord(input, end, words.length);
+    return this.exports.pl_call(op, handle, end + 4, number, written === texts.length ? 1 : 0) >>> 0;
   }
 
   /** The result of the last call: JSON parsed, `undefined`, a number, or a thrown error. */
@@ -155,6 +169,11 @@ export class Engine {
     }
     return this;
   }
+}
+
+/** Writes `words` from `at`. */
+function putWords(bytes: Uint8Array, at: number, words: readonly number[]): void {
+  for (let i = 0; i < words.length; i++) putWord(bytes, at + 4 * i, words[i]!);
 }
 
 /** Writes `n` at `at` as a little-endian 32-bit word (each store keeps its value's low byte). */

@@ -5,6 +5,7 @@ export const Op = {
   ValidateText: 1,
   ValidateValue: 2,
   ValidateQuoted: 7,
+  ValidateObject: 8,
   WriteTodosJsonSchema: 3,
   ToolDefinitions: 4,
   ExtractReflection: 5,
@@ -17,6 +18,7 @@ export const Op = {
   PlannerSnapshot: 15,
   PlannerApplyQuoted: 16,
   PlannerApplyChecked: 17,
+  PlannerApplyObject: 18,
   LogNew: 20,
   LogFree: 21,
   LogRecordPlan: 22,
@@ -100,3 +102,13 @@ export const ANY_LIMITS = {
   DEPTH_MAX: 64,
   NODES_MAX: 100000,
 } as const;
+
+/** A value of `write_todos` arguments read as an object, as a word (see src/wasm/object.rs). */
+export const OBJECT = {
+  ABSENT: 0,
+  UNDEFINED: 1,
+  OTHER: 2,
+  STRING: 2147483648,
+  TODOS_MAX: 8,
+} as const;
+export const RECEIVED = ["number", "NaN", "Infinity", "-Infinity", "boolean", "null"] as const;
