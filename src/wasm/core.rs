@@ -36,7 +36,7 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, now_ms: f64) -> Option<Result
         Op::ValidateText => validate(given, false),
         Op::ValidateValue => validate(given, true),
         Op::ValidateQuoted => unquoted(input).and_then(|text| validate(Input { bytes: &text, ascii: false }, false)),
-        Op::ValidateObject => object::read(given, "validateWriteTodos").and_then(|given| match given.check() {
+        Op::ValidateObject => object::check(given, "validateWriteTodos").and_then(|checked| match checked.outcome {
             Ok(_) => Ok(Status::Found),
             Err(mistakes) => issues(&mistakes),
         }),
@@ -248,13 +248,13 @@ fn apply(planner: &mut PlannerState, given: Input<'_>, host: bool, now_ms: f64) 
 /// `applyWriteTodos` with arguments read as an object: an accepted call as numbers (the
 /// ack, and which todo is in progress, counted from 1, or 0), a refusal as [`apply`]'s.
 fn apply_object(planner: &mut PlannerState, given: Input<'_>, now_ms: f64) -> Result<Status> {
-    let given = object::read(given, "applyWriteTodos")?;
+    let checked = object::check(given, "applyWriteTodos")?;
     if let Some(refusal) = planner.refusal() {
         return ack(planner.refused(refusal));
     }
-    match given.check() {
+    match checked.outcome {
         Ok(found) => {
-            let revision = planner.replace_found(given.texts, &found, now_ms);
+            let revision = planner.replace_found(checked.texts, &found, now_ms);
             let in_progress = in_progress(&found).map_or(0, |i| i as u32 + 1);
             set_numbers(|out| out.extend([revision, found.todos.len() as u32, in_progress]));
             Ok(Status::Accepted)

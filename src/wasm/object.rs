@@ -20,48 +20,22 @@ pub const RECEIVED: [&str; 6] = ["number", "NaN", "Infinity", "-Infinity", "bool
 /// `STRING + n`: a well-formed string of `n` UTF-16 units, the next of the raw texts.
 pub const STRING: u32 = 1 << 31;
 
-/// Arguments as read, ready to be checked.
-pub(crate) struct Given<'a> {
-    list: Option<usize>,
-    todos: [GivenTodo; MAX_TODOS],
-    count: usize,
-    focus: Text,
-    note: Text,
-    /// The joined strings, which the spans of valid arguments point into.
+/// Arguments as read, checked: valid ones (their spans point into `texts`, the joined
+/// strings) or their mistakes.
+pub(crate) struct Checked<'a> {
+    pub outcome: std::result::Result<Found, Vec<Mistake>>,
     pub texts: &'a [u8],
 }
 
-impl Given<'_> {
-    pub fn check(&self) -> std::result::Result<Found, Vec<Mistake>> {
-        check_object(self.list, &self.todos[..self.count], self.focus, self.note)
-    }
-}
-
-/// Reads the layout of `given`; `what` names the call for an error.
-pub(crate) fn read<'a>(given: Input<'a>, what: &'static str) -> Result<Given<'a>> {
+/// Reads the layout of `given` and checks what it says; `what` names the call for an error.
+pub(crate) fn check<'a>(given: Input<'a>, what: &'static str) -> Result<Checked<'a>> {
     let (words, raw) = raw::words_last(given, what)?;
     let texts = raw.rest().as_bytes();
     let mut layout = Layout { words, raw, taken: 0 };
-    let list = match layout.word()? {
-        0 => None,
-        1 => Some(layout.word()? as usize),
-        _ => return Err(layout.raw.malformed("a list that is neither absent nor an array")),
-    };
-    let empty = GivenTodo { id: Text::Absent, content: Text::Absent, status: None };
-    let mut todos = [empty; MAX_TODOS];
-    let count = list.filter(|&n| n <= MAX_TODOS).unwrap_or(0);
-    for todo in &mut todos[..count] {
-        let (id, content) = (layout.text()?, layout.text()?);
-        let status = layout.word()?;
-        *todo =
-            GivenTodo { id, content, status: u8::try_from(status).ok().filter(|&s| usize::from(s) < STATUSES.len()) };
+    match layout.check() {
+        Some(outcome) if layout.words.next().is_none() => layout.raw.finish().map(|()| Checked { outcome, texts }),
+        _ => Err(layout.raw.malformed("words that do not add up")),
     }
-    let (focus, note) = (layout.text()?, layout.text()?);
-    if layout.words.next().is_some() {
-        return Err(layout.raw.malformed("more words than its values"));
-    }
-    layout.raw.finish()?;
-    Ok(Given { list, todos, count, focus, note, texts })
 }
 
 struct Layout<'a> {
@@ -72,29 +46,42 @@ struct Layout<'a> {
 }
 
 impl Layout<'_> {
-    fn word(&mut self) -> Result<u32> {
-        match self.words.next() {
-            Some(word) => Ok(word as u32),
-            None => Err(self.raw.malformed("fewer words than its values")),
+    // (`Option`s here, one error at the end: an `Error` per step made reading the words
+    // take twice as long. The todos are checked where they were read, not moved.)
+    fn check(&mut self) -> Option<std::result::Result<Found, Vec<Mistake>>> {
+        let list = match self.word()? {
+            0 => None,
+            1 => Some(self.word()? as usize),
+            _ => return None,
+        };
+        let empty = GivenTodo { id: Text::Absent, content: Text::Absent, status: None };
+        let mut todos = [empty; MAX_TODOS];
+        let count = list.filter(|&n| n <= MAX_TODOS).unwrap_or(0);
+        for todo in &mut todos[..count] {
+            let (id, content) = (self.text()?, self.text()?);
+            let status = u8::try_from(self.word()?).ok().filter(|&s| usize::from(s) < STATUSES.len());
+            *todo = GivenTodo { id, content, status };
         }
+        let (focus, note) = (self.text()?, self.text()?);
+        Some(check_object(list, &todos[..count], focus, note))
     }
 
+    fn word(&mut self) -> Option<u32> {
+        self.words.next().map(|word| word as u32)
+    }
     /// A value where a string goes.
-    fn text(&mut self) -> Result<Text> {
-        Ok(match self.word()? {
+    fn text(&mut self) -> Option<Text> {
+        Some(match self.word()? {
             ABSENT => Text::Absent,
             UNDEFINED => Text::Undefined,
             word if word >= STRING => {
-                let text = self.raw.next(f64::from(word - STRING), usize::MAX)?;
+                let text = self.raw.next(f64::from(word - STRING), usize::MAX).ok()?;
                 let start = self.taken;
                 self.taken += text.len();
                 let span = Span { start: start as u32, end: self.taken as u32, escaped: false };
                 Text::String(span, self.raw.characters(text))
             }
-            word => match RECEIVED.get((word - OTHER) as usize) {
-                Some(name) => Text::Other(name, None),
-                None => return Err(self.raw.malformed("a value of no known type")),
-            },
+            word => Text::Other(RECEIVED.get((word - OTHER) as usize)?, None),
         })
     }
 }
@@ -112,8 +99,7 @@ mod tests {
 
     fn read_laid_out(words: &[u32], texts: &str) -> Result<Found> {
         let bytes = laid_out(words, texts);
-        let given = read(Input { bytes: &bytes, ascii: texts.is_ascii() }, "test")?;
-        Ok(given.check().expect("valid"))
+        Ok(check(Input { bytes: &bytes, ascii: texts.is_ascii() }, "test")?.outcome.expect("valid"))
     }
 
     #[test]
@@ -141,7 +127,7 @@ mod tests {
         }
         // A count of words past the input, or no count at all.
         for bytes in [vec![0, 0, 0, 0, 9, 0, 0, 0], u32::MAX.to_le_bytes().to_vec(), vec![1, 2, 3]] {
-            let error = read(Input { bytes: &bytes, ascii: true }, "test").map(|_| ()).expect_err("no layout");
+            let error = check(Input { bytes: &bytes, ascii: true }, "test").map(|_| ()).expect_err("no layout");
             assert_eq!(error.code.as_str(), "internal", "{bytes:?}");
         }
     }
