@@ -1,6 +1,6 @@
 // The differential fuzz: payloads from the corpus generator with one seed, each given to
-// validateWriteTodos (as text, and as the value it parses to) and applyWriteTodos, and
-// compared with zod. `make test` runs 100,000 of them (tests/js/fuzz.test.mjs);
+// validateWriteTodos (as text, and as the value it parses to) and applyWriteTodos (as
+// both too), and compared with zod. `make test` runs 100,000 of them (tests/js/fuzz.test.mjs);
 // `make fuzz` as many as it is asked for (scripts/fuzz.mjs).
 import { Corpus } from "./corpus.mjs";
 import { differential } from "./differential.mjs";
@@ -12,6 +12,7 @@ import { NOT_JSON, expectedForText, safeParse, same } from "./zod-compare.mjs";
  * differential.mjs for `options`), and how many zod accepted. */
 export function fuzz(seed, payloads, options = {}) {
   const planner = new planloop.PlannerState({ maxPlannerOnlyStreak: 1000 });
+  const byValue = new planloop.PlannerState({ maxPlannerOnlyStreak: 1000 });
   const corpus = new Corpus(seed);
   let accepted = 0;
   const found = differential(payloads, options, (disagree) => {
@@ -32,6 +33,12 @@ export function fuzz(seed, payloads, options = {}) {
     }
     const ack = planner.applyWriteTodos(text, 1);
     if (ack.ok !== Boolean(expected?.success)) disagree({ text, ack, expected });
+    if (value !== NOT_JSON && typeof value !== "string") {
+      // The value's ack is the text's, and so is the list it leaves.
+      const valueAck = byValue.applyWriteTodos(value, 1);
+      if (!same(valueAck, ack)) disagree({ value, ack: valueAck, expected: ack });
+      else if (!same(byValue.snapshot(), planner.snapshot())) disagree({ value, snapshot: byValue.snapshot(), expected: planner.snapshot() });
+    }
     if (ack.ok) {
       accepted += 1;
       if (!same(planner.snapshot().todos, expected.data.todos)) disagree({ text, snapshot: planner.snapshot(), expected });
