@@ -4,9 +4,10 @@
 //! must be escaped first, and V8's `JSON.stringify` of long text costs twenty times its
 //! `encodeInto` (and the module's unescaping it more again). A hundred lengths written
 //! as words cost the JS layer a few stores, where joined as text for the head they cost
-//! it, and the module's reading them, a tenth of `composePrompt`'s time. The JS layer
-//! sends only well-formed texts this way; lengths and bounds are checked here (cheaply)
-//! rather than trusted.
+//! it, and the module's reading them, a tenth of `composePrompt`'s time. (`write_todos`
+//! arguments read as an object put their words after the texts instead, with no head:
+//! `object.rs`.) The JS layer sends only well-formed texts this way; lengths and bounds
+//! are checked here (cheaply) rather than trusted.
 
 use super::Input;
 use crate::error::{Error, Result};
@@ -43,7 +44,8 @@ pub fn words_last<'a>(given: Input<'a>, what: &'static str) -> Result<(Lengths<'
     Ok((words, Raw { rest, ascii: given.ascii, what }))
 }
 
-/// The lengths given before the head, in UTF-16 units.
+/// The 32-bit words given with the texts (for a call with a head, the texts' lengths in
+/// UTF-16 units).
 pub struct Lengths<'a>(std::slice::ChunksExact<'a, u8>);
 
 impl Iterator for Lengths<'_> {

@@ -36,6 +36,18 @@ const shapes = {
   "a proxy": () => new Proxy({ todos: [todo("a")] }, {}),
   "an object of a class": () => new (class Args { todos = [todo("a")]; })(),
   "a null-prototype object": () => Object.assign(Object.create(null), { todos: [todo("a")] }),
+  "keys inherited": () => Object.create({ todos: [Object.create(todo("a"))], focus: undefined }),
+  "getters on a class's prototype": () =>
+    new (class Args {
+      get todos() {
+        return [todo("a")];
+      }
+      get note() {
+        return "n";
+      }
+    })(),
+  "a Date as the arguments": () => new Date(0),
+  "a Map as a todo": () => ({ todos: [new Map([["id", "a"]])] }),
   "a Date where a string goes": () => ({ todos: [todo("a")], note: new Date(0) }),
 };
 

@@ -6,17 +6,16 @@
 // decides (src/wasm/object.rs lays out the words); valid arguments are built here from
 // the caller's own strings.
 //
-// Only what reads the same here as in the encoding is read here: the arguments and each
-// todo an object literal, the list an array, each value the schema reads a string, a
-// number, a boolean, `null` or `undefined`. Anything else (a value of a class, an array or
-// an object where a string goes, a lone surrogate, a read that throws) gives `undefined`,
+// Each key is read as zod reads it, `value[key]`, wherever it lives: an own property, an
+// inherited one, a getter on a class's prototype (which the encoding, listing enumerable
+// keys, does not see). Read here: the arguments and each todo any object but an array (as
+// zod's object schema takes them), the list an array, each value the schema reads a
+// string, a number, a boolean, `null` or `undefined`. Anything else (an array or another
+// object where a string goes, a lone surrogate, a read that throws) gives `undefined`,
 // and the arguments cross in the encoding, which reads them again (a getter runs twice).
-// Each key is read as zod reads it, `value[key]`, wherever it lives.
 import type { WriteTodos } from "../types";
-import { plainObject, wellFormed } from "./encode.js";
+import { wellFormed } from "./encode.js";
 import { OBJECT, RECEIVED, STATUSES } from "./ops.js";
-
-const hasOwn = Object.prototype.hasOwnProperty;
 
 /** What crosses, and what was read, to build valid arguments from. */
 export interface ObjectRead {
@@ -32,7 +31,7 @@ export interface ObjectRead {
 /** `args` read, or `undefined` when it must cross in the encoding. */
 export function readObject(args: unknown): ObjectRead | undefined {
   try {
-    return literal(args) ? new Reading().arguments(args as Record<string, unknown>) : undefined;
+    return isObject(args) ? new Reading().arguments(args as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
   }
@@ -56,8 +55,9 @@ export function objectData(read: ObjectRead): WriteTodos {
 
 type Status = (typeof STATUSES)[number];
 
-function literal(value: unknown): value is object {
-  return plainObject(value) && !hasOwn.call(value, "constructor");
+/** What zod's object schema reads as an object. */
+function isObject(value: unknown): value is object {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 class Reading {
@@ -82,7 +82,7 @@ class Reading {
   }
 
   private todo(todo: unknown): boolean {
-    if (!literal(todo)) return false;
+    if (!isObject(todo)) return false;
     const { id, content, status } = todo as Record<string, unknown>;
     if (!this.value(id, todo, "id") || !this.value(content, todo, "content")) return false;
     const index = STATUSES.indexOf(status as Status);
