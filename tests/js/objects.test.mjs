@@ -1,7 +1,7 @@
 // write_todos arguments given as a JS object (what LangChain.js, the AI SDK and the OpenAI
-// Agents SDK hand a tool): the JS layer reads an object literal of the plain shape itself
-// and leaves any other to its encoding. Either way the answer is zod's, and an apply's
-// ack is the one its JSON text gets.
+// Agents SDK hand a tool): the JS layer reads the keys the schema reads, once, and sends
+// what it read as words, or, when a value cannot be one, in its encoding. Either way the
+// answer is zod's, and an apply's ack is the one its JSON text gets.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
@@ -46,6 +46,15 @@ const shapes = {
         return "n";
       }
     })(),
+  "getters on a class's prototype, and values the encoding reads": () =>
+    new (class Args {
+      get todos() {
+        return [todo("a", { length: 3 }), [1], todo("b", "c".repeat(141))];
+      }
+      get focus() {
+        return ["f"];
+      }
+    })(),
   "a Date as the arguments": () => new Date(0),
   "a Map as a todo": () => ({ todos: [new Map([["id", "a"]])] }),
   "a Date where a string goes": () => ({ todos: [todo("a")], note: new Date(0) }),
@@ -56,6 +65,34 @@ test("objects of every shape answer as zod's safeParse does", () => {
     const actual = planloop.validateWriteTodos(make());
     const expected = zodAnswer(writeTodosSchema, make());
     assert.ok(same(actual, expected), `${label}: ${JSON.stringify(actual)} but zod: ${JSON.stringify(expected)}`);
+  }
+});
+
+test("each key the schema reads is read once, whichever way the arguments cross", () => {
+  for (const content of ["Read", { text: "Read" }]) {
+    const reads = { todos: 0, id: 0, focus: 0 };
+    const args = {
+      get todos() {
+        reads.todos += 1;
+        return [
+          {
+            get id() {
+              reads.id += 1;
+              return "a";
+            },
+            content,
+            status: "pending",
+          },
+        ];
+      },
+      get focus() {
+        reads.focus += 1;
+        return "f";
+      },
+    };
+    planloop.validateWriteTodos(args);
+    new planloop.PlannerState().applyWriteTodos(args, 1);
+    assert.deepEqual(reads, { todos: 2, id: 2, focus: 2 }, `content ${JSON.stringify(content)}: once per call`);
   }
 });
 

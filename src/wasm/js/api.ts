@@ -78,13 +78,13 @@ const APPLY = [Op.PlannerApplyText, Op.PlannerApplyValue, Op.PlannerApplyQuoted]
 export function validateWriteTodos(args: unknown): WriteTodosValidation {
   const engine = core();
   const read = readObject(args);
-  if (read !== undefined) {
+  if (read !== undefined && read.shape === undefined) {
     const status = engine.callWords(Op.ValidateObject, 0, read.words, read.texts);
     if (status === Status.Found) return { success: true, data: objectData(read) };
     if (status === Status.Issues) return { success: false, error: { issues: engine.reader().issues() } };
     return engine.result(status) as WriteTodosValidation;
   }
-  const { form, text, source } = crossing(args);
+  const { form, text, source } = crossing(read?.shape ?? args);
   const status = engine.call(VALIDATE[form], 0, text);
   if (status === Status.Found) return { success: true, data: foundArgs(engine.words, engine.numbersAt(), source) };
   if (status === Status.Issues) return { success: false, error: { issues: engine.reader().issues() } };
@@ -208,15 +208,20 @@ export class PlannerState extends Instance {
     const engine = this.engine();
     let status: number;
     let source = "";
-    let read: ObjectRead | undefined;
+    // Arguments that crossed as words.
+    let byWords: ObjectRead | undefined;
     if (typeof nowMs !== "number" || !Number.isFinite(nowMs)) {
       status = engine.call(Op.PlannerApplyChecked, this.handle, encodeArgs([args, nowMs]));
-    } else if ((read = readObject(args)) !== undefined) {
-      status = engine.callWords(Op.PlannerApplyObject, this.handle, read.words, read.texts, nowMs);
     } else {
-      const crossed = crossing(args);
-      source = crossed.source;
-      status = engine.call(APPLY[crossed.form], this.handle, crossed.text, nowMs);
+      const read = readObject(args);
+      if (read !== undefined && read.shape === undefined) {
+        byWords = read;
+        status = engine.callWords(Op.PlannerApplyObject, this.handle, read.words, read.texts, nowMs);
+      } else {
+        const crossed = crossing(read?.shape ?? args);
+        source = crossed.source;
+        status = engine.call(APPLY[crossed.form], this.handle, crossed.text, nowMs);
+      }
     }
     if (status === Status.Rejected) {
       const reader = engine.reader();
@@ -230,7 +235,7 @@ export class PlannerState extends Instance {
     // The todo in progress: none (0); of arguments read as an object, which one (from 1);
     // else where its id is in `source`.
     const which = n[at + 2]!;
-    const inProgress = which === 0 ? null : read !== undefined ? (read.todos[3 * (which - 1)] as string) : found(source, which, n[at + 3]!, n[at + 4]!);
+    const inProgress = which === 0 ? null : byWords !== undefined ? (byWords.todos[3 * (which - 1)] as string) : found(source, which, n[at + 3]!, n[at + 4]!);
     return { ok: true, revision: n[at]!, todoCount: n[at + 1]!, inProgress };
   }
 

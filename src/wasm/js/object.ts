@@ -6,13 +6,15 @@
 // decides (src/wasm/object.rs lays out the words); valid arguments are built here from
 // the caller's own strings.
 //
-// Each key is read as zod reads it, `value[key]`, wherever it lives: an own property, an
-// inherited one, a getter on a class's prototype (which the encoding, listing enumerable
-// keys, does not see). Read here: the arguments and each todo any object but an array (as
-// zod's object schema takes them), the list an array, each value the schema reads a
-// string, a number, a boolean, `null` or `undefined`. Anything else (an array or another
-// object where a string goes, a lone surrogate, a read that throws) gives `undefined`,
-// and the arguments cross in the encoding, which reads them again (a getter runs twice).
+// Each key is read once, as zod reads it: `value[key]`, wherever it lives (an own
+// property, an inherited one, a getter on a class's prototype, which the encoding,
+// listing enumerable keys, does not see). The arguments and each todo may be any object
+// but an array (as zod's object schema takes them). When each value the schema reads is
+// a string, a number, a boolean, `null` or `undefined`, words cross. When one is not (an
+// array or another object where a string goes, a lone surrogate, a todo that is not an
+// object), the keys as read cross in the encoding, as a plain object (`shape`), whose
+// other values the encoding reads as it reads any. Only when a read throws do the
+// arguments themselves cross in the encoding (which reads them again).
 import type { WriteTodos } from "../types";
 import { wellFormed } from "./encode.js";
 import { OBJECT, RECEIVED, STATUSES } from "./ops.js";
@@ -26,9 +28,13 @@ export interface ObjectRead {
   todos: unknown[];
   focus: unknown;
   note: unknown;
+  /** Set when a value read cannot cross as a word: the keys the schema reads, as read, in
+   * a plain object to cross in the encoding in place of the arguments. */
+  shape?: Record<string, unknown>;
 }
 
-/** `args` read, or `undefined` when it must cross in the encoding. */
+/** `args` read, or `undefined` when the arguments themselves must cross in the encoding
+ * (they are not an object, or a read threw). */
 export function readObject(args: unknown): ObjectRead | undefined {
   try {
     return isObject(args) ? new Reading().arguments(args as Record<string, unknown>) : undefined;
@@ -63,47 +69,72 @@ function isObject(value: unknown): value is object {
 class Reading {
   readonly words: number[] = [];
   texts = "";
+  /** Each todo read: its id, its content, its status (for one that is not an object,
+   * three `undefined`s). */
   readonly todos: unknown[] = [];
+  /** Whether every value read so far can cross as a word. */
+  private plain = true;
 
-  arguments(args: Record<string, unknown>): ObjectRead | undefined {
+  arguments(args: Record<string, unknown>): ObjectRead {
     const list = args.todos;
+    let items: unknown[] | undefined;
     if (list === undefined) this.words.push(0);
-    else if (!Array.isArray(list)) return undefined;
+    else if (!Array.isArray(list)) this.plain = false;
     else {
       this.words.push(1, list.length);
       if (list.length <= OBJECT.TODOS_MAX) {
-        for (let i = 0; i < list.length; i++) if (!this.todo(list[i])) return undefined;
+        items = new Array<unknown>(list.length);
+        for (let i = 0; i < list.length; i++) this.todo((items[i] = list[i]));
       }
     }
     const focus = args.focus;
+    const hasFocus = this.value(focus, args, "focus");
     const note = args.note;
-    if (!this.value(focus, args, "focus") || !this.value(note, args, "note")) return undefined;
-    return { words: this.words, texts: this.texts, todos: this.todos, focus, note };
+    const hasNote = this.value(note, args, "note");
+    const read: ObjectRead = { words: this.words, texts: this.texts, todos: this.todos, focus, note };
+    if (!this.plain) {
+      // The schema's keys as read, each once, for the encoding: plain objects, so that it
+      // sees what zod sees, and no getter runs again.
+      const todos = this.todos;
+      const copies = items?.map((item, i) => (isObject(item) ? { id: todos[3 * i], content: todos[3 * i + 1], status: todos[3 * i + 2] } : item));
+      const shape: Record<string, unknown> = { todos: copies ?? list };
+      if (hasFocus) shape.focus = focus;
+      if (hasNote) shape.note = note;
+      read.shape = shape;
+    }
+    return read;
   }
 
-  private todo(todo: unknown): boolean {
-    if (!isObject(todo)) return false;
+  private todo(todo: unknown): void {
+    if (!isObject(todo)) {
+      this.plain = false;
+      this.todos.push(undefined, undefined, undefined);
+      return;
+    }
     const { id, content, status } = todo as Record<string, unknown>;
-    if (!this.value(id, todo, "id") || !this.value(content, todo, "content")) return false;
+    this.value(id, todo, "id");
+    this.value(content, todo, "content");
     const index = STATUSES.indexOf(status as Status);
     this.words.push(index < 0 ? STATUSES.length : index);
     this.todos.push(id, content, status);
-    return true;
   }
 
-  /** A value where a string goes, as its word; `false` when it must cross in the encoding. */
+  /** A value where a string goes, as its word (or, when it cannot be one, the arguments
+   * are not plain); whether its key is there (zod keeps a key set to `undefined`,
+   * wherever it lives: `key in value`). */
   private value(value: unknown, holder: object, key: string): boolean {
     let received: (typeof RECEIVED)[number];
     switch (typeof value) {
       case "string":
-        if (!wellFormed(value)) return false;
+        if (!wellFormed(value)) this.plain = false;
         this.texts += value;
         this.words.push(OBJECT.STRING + value.length);
         return true;
-      case "undefined":
-        // zod keeps a key set to `undefined` wherever it lives (`key in value`).
-        this.words.push(key in holder ? OBJECT.UNDEFINED : OBJECT.ABSENT);
-        return true;
+      case "undefined": {
+        const present = key in holder;
+        this.words.push(present ? OBJECT.UNDEFINED : OBJECT.ABSENT);
+        return present;
+      }
       case "number":
         received = value !== value ? "NaN" : value === Infinity ? "Infinity" : value === -Infinity ? "-Infinity" : "number";
         break;
@@ -111,7 +142,10 @@ class Reading {
         received = "boolean";
         break;
       default:
-        if (value !== null) return false;
+        if (value !== null) {
+          this.plain = false;
+          return true;
+        }
         received = "null";
     }
     this.words.push(OBJECT.OTHER + RECEIVED.indexOf(received));
