@@ -66,49 +66,57 @@ function isObject(value: unknown): value is object {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** In place of a todo's id: the todo is not an object (it follows). */
+const NOT_AN_OBJECT: unique symbol = Symbol("not an object");
+
 class Reading {
   readonly words: number[] = [];
   texts = "";
   /** Each todo read: its id, its content, its status (for one that is not an object,
-   * three `undefined`s). */
+   * `NOT_AN_OBJECT`, the todo and `undefined`). */
   readonly todos: unknown[] = [];
   /** Whether every value read so far can cross as a word. */
   private plain = true;
 
   arguments(args: Record<string, unknown>): ObjectRead {
     const list = args.todos;
-    let items: unknown[] | undefined;
+    let read = false;
     if (list === undefined) this.words.push(0);
     else if (!Array.isArray(list)) this.plain = false;
     else {
       this.words.push(1, list.length);
-      if (list.length <= OBJECT.TODOS_MAX) {
-        items = new Array<unknown>(list.length);
-        for (let i = 0; i < list.length; i++) this.todo((items[i] = list[i]));
-      }
+      if ((read = list.length <= OBJECT.TODOS_MAX)) for (let i = 0; i < list.length; i++) this.todo(list[i]);
     }
     const focus = args.focus;
     const hasFocus = this.value(focus, args, "focus");
     const note = args.note;
     const hasNote = this.value(note, args, "note");
-    const read: ObjectRead = { words: this.words, texts: this.texts, todos: this.todos, focus, note };
+    const result: ObjectRead = { words: this.words, texts: this.texts, todos: this.todos, focus, note };
     if (!this.plain) {
       // The schema's keys as read, each once, for the encoding: plain objects, so that it
       // sees what zod sees, and no getter runs again.
-      const todos = this.todos;
-      const copies = items?.map((item, i) => (isObject(item) ? { id: todos[3 * i], content: todos[3 * i + 1], status: todos[3 * i + 2] } : item));
-      const shape: Record<string, unknown> = { todos: copies ?? list };
+      const shape: Record<string, unknown> = { todos: read ? this.copies() : list };
       if (hasFocus) shape.focus = focus;
       if (hasNote) shape.note = note;
-      read.shape = shape;
+      result.shape = shape;
     }
-    return read;
+    return result;
+  }
+
+  /** The todos read, each as a plain copy of what was read of it. */
+  private copies(): unknown[] {
+    const todos = this.todos;
+    const copies = new Array<unknown>(todos.length / 3);
+    for (let i = 0, at = 0; i < copies.length; i++, at += 3) {
+      copies[i] = todos[at] === NOT_AN_OBJECT ? todos[at + 1] : { id: todos[at], content: todos[at + 1], status: todos[at + 2] };
+    }
+    return copies;
   }
 
   private todo(todo: unknown): void {
     if (!isObject(todo)) {
       this.plain = false;
-      this.todos.push(undefined, undefined, undefined);
+      this.todos.push(NOT_AN_OBJECT, todo, undefined);
       return;
     }
     const { id, content, status } = todo as Record<string, unknown>;
