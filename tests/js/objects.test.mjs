@@ -55,6 +55,11 @@ const shapes = {
         return ["f"];
       }
     })(),
+  "objects where a string goes, their length read where it lives": () => ({
+    todos: [todo("a", new (class Long { get length() { return 500; } })()), todo(Object.defineProperty({}, "length", { value: 0 }), "c")],
+    focus: Object.create({ length: 41 }),
+    note: new (class Words { length = "3"; })(),
+  }),
   "a Date as the arguments": () => new Date(0),
   "a Map as a todo": () => ({ todos: [new Map([["id", "a"]])] }),
   "a Date where a string goes": () => ({ todos: [todo("a")], note: new Date(0) }),

@@ -32,6 +32,36 @@ export class Thrown {
 // Recognised without `instanceof`, which a revoked proxy would make throw.
 const thrownValues = new WeakSet<object>();
 
+/** An object (not an array) where a schema wants a string, as zod sees it there: the
+ * name it gives the object's type, and its `length` (which zod's length checks read
+ * wherever it lives, where the encoding lists enumerable keys only), read once. */
+class Measured {
+  constructor(
+    readonly name: string,
+    readonly plain: boolean,
+    /** Whether the object has a `length`, own or inherited. */
+    readonly measured: boolean,
+    readonly length: unknown,
+  ) {
+    measuredValues.add(this);
+  }
+}
+
+const measuredValues = new WeakSet<object>();
+
+/** `value`, where a schema wants a string, to encode: an object (not an array) as zod sees
+ * it there; any other value as it is. */
+export function whereStringGoes(value: unknown): unknown {
+  if (typeof value !== "object" || value === null || Array.isArray(value) || thrownValues.has(value)) return value;
+  try {
+    const proto = Object.getPrototypeOf(value) as object | null;
+    const measured = "length" in value;
+    return new Measured(typeName(value, proto), isPlainObject(value), measured, measured ? (value as { length: unknown }).length : undefined);
+  } catch (error) {
+    return new Thrown(error);
+  }
+}
+
 /** An object literal's kind of object: what the raw crossings (`compose.ts`,
  * `raw.ts`) take apart, leaving any other to the encoding below. */
 export function plainObject(value: unknown): value is object {
@@ -102,8 +132,20 @@ class Writer {
       default:
         if (value === null) this.out += "null";
         else if (thrownValues.has(value as object)) this.out += thrown((value as Thrown).error);
+        else if (measuredValues.has(value as object)) this.measured(value as Measured, depth);
         else this.object(value as object, depth);
     }
+  }
+
+  /** Written as `object` writes such an object, with `length` its only member. */
+  private measured(object: Measured, depth: number): void {
+    if (object.name !== "object" || !object.plain) this.out += `<o${JSON.stringify(object.name)},${object.plain ? 1 : 0}>`;
+    this.out += "{";
+    if (object.measured) {
+      this.out += quotedKey("length");
+      this.value(object.length, depth + 1);
+    }
+    this.out += "}";
   }
 
   private object(object: object, depth: number): void {

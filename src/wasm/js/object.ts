@@ -12,11 +12,12 @@
 // but an array (as zod's object schema takes them). When each value the schema reads is
 // a string, a number, a boolean, `null` or `undefined`, words cross. When one is not (an
 // array or another object where a string goes, a lone surrogate, a todo that is not an
-// object), the keys as read cross in the encoding, as a plain object (`shape`), whose
-// other values the encoding reads as it reads any. Only when a read throws do the
-// arguments themselves cross in the encoding (which reads them again).
+// object), the keys as read cross in the encoding, as a plain object (`shape`), with an
+// object where a string goes as zod sees it there (`whereStringGoes`: its type's name and
+// its `length`). Only when a read throws do the arguments themselves cross in the
+// encoding (which reads them again).
 import type { WriteTodos } from "../types";
-import { wellFormed } from "./encode.js";
+import { wellFormed, whereStringGoes } from "./encode.js";
 import { OBJECT, RECEIVED, STATUSES } from "./ops.js";
 
 /** What crosses, and what was read, to build valid arguments from. */
@@ -96,8 +97,8 @@ class Reading {
       // The schema's keys as read, each once, for the encoding: plain objects, so that it
       // sees what zod sees, and no getter runs again.
       const shape: Record<string, unknown> = { todos: read ? this.copies() : list };
-      if (hasFocus) shape.focus = focus;
-      if (hasNote) shape.note = note;
+      if (hasFocus) shape.focus = whereStringGoes(focus);
+      if (hasNote) shape.note = whereStringGoes(note);
       result.shape = shape;
     }
     return result;
@@ -108,7 +109,8 @@ class Reading {
     const todos = this.todos;
     const copies = new Array<unknown>(todos.length / 3);
     for (let i = 0, at = 0; i < copies.length; i++, at += 3) {
-      copies[i] = todos[at] === NOT_AN_OBJECT ? todos[at + 1] : { id: todos[at], content: todos[at + 1], status: todos[at + 2] };
+      copies[i] =
+        todos[at] === NOT_AN_OBJECT ? todos[at + 1] : { id: whereStringGoes(todos[at]), content: whereStringGoes(todos[at + 1]), status: todos[at + 2] };
     }
     return copies;
   }
