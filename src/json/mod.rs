@@ -212,22 +212,11 @@ impl<'a> Parser<'a> {
                         }
                     }
                 },
-                Some(b'u') if self.host => self.literal("undefined").map(|_| Value::Undefined)?,
-                Some(b'N') if self.host => self.literal("NaN").map(|_| Value::Number(f64::NAN))?,
-                Some(b'I') if self.host => self.literal("Infinity").map(|_| Value::Number(f64::INFINITY))?,
-                Some(b'-') if self.host && self.text.get(self.pos + 1) == Some(&b'I') => {
-                    self.pos += 1;
-                    self.literal("Infinity").map(|_| Value::Number(f64::NEG_INFINITY))?
-                }
                 Some(b'"') => {
                     self.pos += 1;
                     self.string_value()?
                 }
-                Some(b't') => self.literal("true").map(|_| Value::Bool(true))?,
-                Some(b'f') => self.literal("false").map(|_| Value::Bool(false))?,
-                Some(b'n') => self.literal("null").map(|_| Value::Null)?,
-                Some(b'-' | b'0'..=b'9') => Value::Number(self.number()?),
-                _ => return Err(self.unexpected("a JSON value")),
+                _ => self.scalar()?,
             };
             loop {
                 match open.last_mut() {
@@ -273,6 +262,26 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+    }
+
+    /// The scalar here: a literal, a number, or (reading host values) `undefined`, `NaN`,
+    /// `Infinity` or `-Infinity`. Anything else is not a JSON value.
+    pub(crate) fn scalar(&mut self) -> Result<Value<'static>, JsonError> {
+        let (word, value) = match (self.peek(), self.text.get(self.pos + 1)) {
+            (Some(b'u'), _) if self.host => ("undefined", Value::Undefined),
+            (Some(b'N'), _) if self.host => ("NaN", Value::Number(f64::NAN)),
+            (Some(b'I'), _) if self.host => ("Infinity", Value::Number(f64::INFINITY)),
+            (Some(b'-'), Some(b'I')) if self.host => {
+                self.pos += 1;
+                ("Infinity", Value::Number(f64::NEG_INFINITY))
+            }
+            (Some(b't'), _) => ("true", Value::Bool(true)),
+            (Some(b'f'), _) => ("false", Value::Bool(false)),
+            (Some(b'n'), _) => ("null", Value::Null),
+            (Some(b'-' | b'0'..=b'9'), _) => return self.number().map(Value::Number),
+            _ => return Err(self.unexpected("a JSON value")),
+        };
+        self.literal(word).map(|()| value)
     }
 
     /// After an object's `{`: `None` for an empty object, else the object open at its

@@ -50,22 +50,11 @@ impl Parser<'_> {
                         }
                     }
                 }
-                Some(b'u') if self.host => self.literal("undefined")?,
-                Some(b'N') if self.host => self.literal("NaN")?,
-                Some(b'I') if self.host => self.literal("Infinity")?,
-                Some(b'-') if self.host && self.text.get(self.pos + 1) == Some(&b'I') => {
-                    self.pos += 1;
-                    self.literal("Infinity")?
-                }
                 Some(b'"') => {
                     self.pos += 1;
                     self.string_body()?;
                 }
-                Some(b't') => self.literal("true")?,
-                Some(b'f') => self.literal("false")?,
-                Some(b'n') => self.literal("null")?,
-                Some(b'-' | b'0'..=b'9') => drop(self.number()?),
-                _ => return Err(self.unexpected("a JSON value")),
+                _ => drop(self.scalar()?),
             }
             loop {
                 let Some(&close) = open.last() else { return Ok(()) };

@@ -87,6 +87,20 @@ pub enum Unread {
 
 static UNDEFINED: Value<'static> = Value::Undefined;
 
+/// The name zod gives a scalar's type, `NaN` and the infinities by name ("number" for
+/// any other value: only scalars are asked).
+pub fn scalar_name(value: &Value) -> &'static str {
+    match value {
+        Value::Undefined => "undefined",
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_nan() => "NaN",
+        Value::Number(n) if *n == f64::INFINITY => "Infinity",
+        Value::Number(n) if *n == f64::NEG_INFINITY => "-Infinity",
+        _ => "number",
+    }
+}
+
 impl<'a> Input<'a> for &'a Value<'a> {
     fn kind(&self) -> Kind {
         match self {
@@ -109,13 +123,7 @@ impl<'a> Input<'a> for &'a Value<'a> {
 
     fn type_name(&self) -> Result<String> {
         Ok(match self {
-            Value::Undefined => "undefined",
-            Value::Null => "null",
-            Value::Bool(_) => "boolean",
-            Value::Number(n) if n.is_nan() => "NaN",
-            Value::Number(n) if *n == f64::INFINITY => "Infinity",
-            Value::Number(n) if *n == f64::NEG_INFINITY => "-Infinity",
-            Value::Number(_) => "number",
+            Value::Undefined | Value::Null | Value::Bool(_) | Value::Number(_) => scalar_name(self),
             Value::String(_) | Value::IllFormedString(_) => "string",
             Value::Array(_) => "array",
             Value::Object(_) => "object",

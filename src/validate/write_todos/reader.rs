@@ -11,7 +11,7 @@ use super::{Mistake, Outcome, Place, Source, Span, What, MAX_TODOS, STATUSES};
 use crate::error::issue::{Expected, Origin};
 use crate::json::value::{Document, Host, Value};
 use crate::json::{Decoded, Parser, Tagged};
-use crate::validate::input::Input;
+use crate::validate::input::{scalar_name, Input};
 
 pub fn read(text: &[u8], host: bool) -> Outcome {
     match (Reader { p: Parser::unchecked(text).reading_host(host), host, checks: Checks::new() }).root() {
@@ -220,27 +220,12 @@ impl<'a> Reader<'a> {
                 })
             }
             b'[' | b'{' => self.measured(),
-            b'u' if self.host => self.p.literal("undefined").ok().map(|_| Text::Undefined),
-            b'N' if self.host => self.p.literal("NaN").ok().map(|_| Text::Other("NaN", None)),
-            b'I' if self.host => self.p.literal("Infinity").ok().map(|_| Text::Other("Infinity", None)),
-            b'-' if self.host && self.p.text().get(self.p.position() + 1) == Some(&b'I') => {
-                self.p.eat(b'-');
-                self.p.literal("Infinity").ok().map(|_| Text::Other("-Infinity", None))
-            }
             b'<' if self.host => self.tagged(),
-            b't' => self.p.literal("true").ok().map(|_| Text::Other("boolean", None)),
-            b'f' => self.p.literal("false").ok().map(|_| Text::Other("boolean", None)),
-            b'n' => self.p.literal("null").ok().map(|_| Text::Other("null", None)),
-            // A number too large for a double is an infinity, and zod names it so.
-            b'-' | b'0'..=b'9' => self.p.number().ok().map(|n| {
-                let name = match n {
-                    f64::INFINITY => "Infinity",
-                    f64::NEG_INFINITY => "-Infinity",
-                    _ => "number",
-                };
-                Text::Other(name, None)
-            }),
-            _ => None,
+            // (A number too large for a double is an infinity, and zod names it so.)
+            _ => match self.p.scalar().ok()? {
+                Value::Undefined => Some(Text::Undefined),
+                scalar => Some(Text::Other(scalar_name(&scalar), None)),
+            },
         }
     }
 
