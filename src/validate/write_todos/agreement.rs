@@ -38,32 +38,35 @@ fn one_pass_answer(text: &str) -> Answer {
 
 /// The one-pass reader's answer, in the full path's terms; `None` when it is unsure.
 fn one_pass(text: &str, host: bool) -> Option<Answer> {
-    let source = Source::new(text.as_bytes());
     Some(match read(text.as_bytes(), host) {
-        Outcome::Valid(found) => {
-            let todos: Vec<_> = found
-                .todos
-                .iter()
-                .map(|t| {
-                    let (id, content) = (source.string(&t.id), source.string(&t.content));
-                    serde_json::json!({ "id": id, "content": content, "status": STATUSES[t.status as usize] })
-                })
-                .collect();
-            let mut data = serde_json::json!({ "todos": todos });
-            for (key, field) in [("focus", found.focus), ("note", found.note)] {
-                match field {
-                    Field::Text(span) => data[key] = source.string(&span).into(),
-                    // (The full path's `undefined`, as JSON.)
-                    Field::Undefined => data[key] = serde_json::Value::Null,
-                    Field::Absent => {}
-                }
-            }
-            Ok(data.to_string())
-        }
+        Outcome::Valid(found) => Ok(data(&found, text.as_bytes())),
         Outcome::Invalid(mistakes) => Err(mistakes.iter().map(Mistake::issue).collect()),
         Outcome::NotJson(error) => Err(vec![error.issue()]),
         Outcome::Unsure => return None,
     })
+}
+
+/// Valid arguments whose strings lie in `source`, as the full path's data (JSON).
+pub(super) fn data(found: &Found, source: &[u8]) -> String {
+    let source = Source::new(source);
+    let todos: Vec<_> = found
+        .todos
+        .iter()
+        .map(|t| {
+            let (id, content) = (source.string(&t.id), source.string(&t.content));
+            serde_json::json!({ "id": id, "content": content, "status": STATUSES[t.status as usize] })
+        })
+        .collect();
+    let mut data = serde_json::json!({ "todos": todos });
+    for (key, field) in [("focus", found.focus), ("note", found.note)] {
+        match field {
+            Field::Text(span) => data[key] = source.string(&span).into(),
+            // (The full path's `undefined`, as JSON.)
+            Field::Undefined => data[key] = serde_json::Value::Null,
+            Field::Absent => {}
+        }
+    }
+    data.to_string()
 }
 
 /// What the JS layer writes of JS values that JSON has no form for (`json::parse_host`).

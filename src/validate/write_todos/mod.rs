@@ -15,8 +15,9 @@
 //! threw, a value cut off, an object of a class where the schema looks) is
 //! [`Outcome::Unsure`] and goes there. The answer never depends on which path ran:
 //! `agreement.rs` holds the two to each other, and the differential tests hold both to
-//! zod. A JS object of the plain shape is not encoded at all: the JS layer reads it, and
-//! [`check_object`] checks what it read with the reader's own checks (`checks.rs`).
+//! zod. A JS object whose values the schema reads are all strings or scalars is not
+//! encoded at all: the JS layer reads it, and [`check_object`] checks what it read with
+//! the reader's own checks (`checks.rs`).
 
 #[cfg(test)]
 mod agreement;

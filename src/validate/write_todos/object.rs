@@ -5,7 +5,7 @@
 //! answer alike, and the tests below hold them to each other.
 
 use super::checks::{Checks, Text};
-use super::{Found, Mistake, MAX_TODOS};
+use super::{Found, Mistake};
 
 /// A todo's values as read.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -17,15 +17,13 @@ pub struct GivenTodo {
 }
 
 /// The answer for arguments whose list has `list` items (`None`: absent or `undefined`),
-/// the first of which (at most [`MAX_TODOS`]; zod reads none of a longer list) are
+/// the first of which (at most [`super::MAX_TODOS`]; zod reads none of a longer list) are
 /// `todos`, and whose `focus` and `note` are as given.
 pub fn check_object(list: Option<usize>, todos: &[GivenTodo], focus: Text, note: Text) -> Result<Found, Vec<Mistake>> {
     let mut checks = Checks::new();
     let list = list.map(|count| {
-        if count <= MAX_TODOS {
-            for (index, todo) in todos.iter().enumerate() {
-                checks.todo(index as u32, todo.id, todo.content, todo.status);
-            }
+        for (index, todo) in todos.iter().enumerate() {
+            checks.todo(index as u32, todo.id, todo.content, todo.status);
         }
         checks.list(0, count)
     });
@@ -34,7 +32,8 @@ pub fn check_object(list: Option<usize>, todos: &[GivenTodo], focus: Text, note:
 
 #[cfg(test)]
 mod tests {
-    use super::super::{read, Field, Outcome, Source, Span, STATUSES};
+    use super::super::agreement::data;
+    use super::super::{read, Outcome, Span, MAX_TODOS, STATUSES};
     use super::*;
     use crate::test_rng::{rounds, Rng};
 
@@ -101,25 +100,6 @@ mod tests {
         }
     }
 
-    /// Valid arguments' strings as found in `source`.
-    fn strings(found: &Found, source: &[u8]) -> Vec<String> {
-        let source = Source::new(source);
-        let field = |field: &Field| match field {
-            Field::Absent => "absent".to_owned(),
-            Field::Undefined => "undefined".to_owned(),
-            Field::Text(span) => source.string(span).into_owned(),
-        };
-        let mut all: Vec<String> = found
-            .todos
-            .iter()
-            .flat_map(|t| {
-                [source.string(&t.id).into_owned(), source.string(&t.content).into_owned(), t.status.to_string()]
-            })
-            .collect();
-        all.extend([field(&found.focus), field(&found.note)]);
-        all
-    }
-
     #[test]
     fn an_object_read_by_the_js_layer_is_answered_as_its_encoding_is_read() {
         let mut rng = Rng::for_test(0x000b_1ec7);
@@ -166,11 +146,7 @@ mod tests {
             let (focus, note) = (text(&focus, &mut texts), text(&note, &mut texts));
             match (read(encoded.as_bytes(), true), check_object(list, &todos, focus, note)) {
                 (Outcome::Valid(by_text), Ok(by_object)) => {
-                    assert_eq!(
-                        strings(&by_text, encoded.as_bytes()),
-                        strings(&by_object, texts.as_bytes()),
-                        "{encoded}"
-                    );
+                    assert_eq!(data(&by_text, encoded.as_bytes()), data(&by_object, texts.as_bytes()), "{encoded}");
                     valid += 1;
                 }
                 (Outcome::Invalid(by_text), Err(by_object)) => {

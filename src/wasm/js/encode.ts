@@ -139,7 +139,7 @@ class Writer {
 
   /** Written as `object` writes such an object, with `length` its only member. */
   private measured(object: Measured, depth: number): void {
-    if (object.name !== "object" || !object.plain) this.out += `<o${JSON.stringify(object.name)},${object.plain ? 1 : 0}>`;
+    this.out += objectTag(object.name, object.plain);
     this.out += "{";
     if (object.measured) {
       this.out += quotedKey("length");
@@ -188,7 +188,7 @@ class Writer {
     const name = literal ? "object" : typeName(object, proto);
     const plain = literal || isPlainObject(object);
     const start = this.out.length;
-    if (name !== "object" || !plain) this.out += `<o${JSON.stringify(name)},${plain ? 1 : 0}>`;
+    this.out += objectTag(name, plain);
     this.out += "{";
     let count = 0;
     // Own enumerable keys first, in Object.keys order, then inherited enumerable ones:
@@ -256,6 +256,11 @@ function quotedKey(key: string): string {
     if (key.length <= QUOTED_KEY_LENGTH && quotedKeys.size < QUOTED_KEYS_MAX) quotedKeys.set(key, member);
   }
   return member;
+}
+
+/** The tag of an object zod names `name` (none for a plain `object`). */
+function objectTag(name: string, plain: boolean): string {
+  return name === "object" && plain ? "" : `<o${JSON.stringify(name)},${plain ? 1 : 0}>`;
 }
 
 /** What zod calls an object in its messages: `object` for a plain one, else its
