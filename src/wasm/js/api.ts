@@ -38,8 +38,8 @@ import type {
   WriteTodosValidation,
 } from "../types";
 import { rawTexts } from "./compose.js";
-import { objectData, readObject, type ObjectRead } from "./object.js";
-import { crossing, found, foundArgs, readAck, readArgs, readEvent, readSnapshot } from "./primitives.js";
+import { objectData } from "./object.js";
+import { callWithArgs, found, foundArgs, readAck, readArgs, readEvent, readSnapshot, type ArgsOps } from "./primitives.js";
 import { copiedArguments } from "./copied.js";
 import { Thrown, encodeArgs } from "./encode.js";
 import type { Engine } from "./engine.js";
@@ -69,24 +69,18 @@ function answer<T>(engine: Engine, status: number, read: (reader: Reader) => T):
   return status === Status.Fields ? read(engine.reader()) : (engine.result(status) as T);
 }
 
-const VALIDATE = [Op.ValidateText, Op.ValidateValue, Op.ValidateQuoted] as const;
-const APPLY = [Op.PlannerApplyText, Op.PlannerApplyValue, Op.PlannerApplyQuoted] as const;
+const VALIDATE: ArgsOps = { object: Op.ValidateObject, forms: [Op.ValidateText, Op.ValidateValue, Op.ValidateQuoted] };
+const APPLY: ArgsOps = { object: Op.PlannerApplyObject, forms: [Op.PlannerApplyText, Op.PlannerApplyValue, Op.PlannerApplyQuoted] };
 
 /** Validates `write_todos` arguments exactly as zod 4's `safeParse` would for the tool's
  * schema. `args` may be the raw JSON text of a tool call; text that is not JSON gives one
  * `invalid_json` issue. */
 export function validateWriteTodos(args: unknown): WriteTodosValidation {
   const engine = core();
-  const read = readObject(args);
-  if (read !== undefined && read.shape === undefined) {
-    const status = engine.callWords(Op.ValidateObject, 0, read.words, read.texts);
-    if (status === Status.Found) return { success: true, data: objectData(read) };
-    if (status === Status.Issues) return { success: false, error: { issues: engine.reader().issues() } };
-    return engine.result(status) as WriteTodosValidation;
+  const { status, byWords, source } = callWithArgs(engine, VALIDATE, 0, args);
+  if (status === Status.Found) {
+    return { success: true, data: byWords !== undefined ? objectData(byWords) : foundArgs(engine.words, engine.numbersAt(), source) };
   }
-  const { form, text, source } = crossing(read?.shape ?? args);
-  const status = engine.call(VALIDATE[form], 0, text);
-  if (status === Status.Found) return { success: true, data: foundArgs(engine.words, engine.numbersAt(), source) };
   if (status === Status.Issues) return { success: false, error: { issues: engine.reader().issues() } };
   if (status === Status.Fields) return { success: true, data: readArgs(engine.reader()) };
   return engine.result(status) as WriteTodosValidation;
@@ -206,23 +200,10 @@ export class PlannerState extends Instance {
    * to send back as the tool result. */
   applyWriteTodos(args: unknown, nowMs: number): PlannerAck {
     const engine = this.engine();
-    let status: number;
-    let source = "";
-    // Arguments that crossed as words.
-    let byWords: ObjectRead | undefined;
-    if (typeof nowMs !== "number" || !Number.isFinite(nowMs)) {
-      status = engine.call(Op.PlannerApplyChecked, this.handle, encodeArgs([args, nowMs]));
-    } else {
-      const read = readObject(args);
-      if (read !== undefined && read.shape === undefined) {
-        byWords = read;
-        status = engine.callWords(Op.PlannerApplyObject, this.handle, read.words, read.texts, nowMs);
-      } else {
-        const crossed = crossing(read?.shape ?? args);
-        source = crossed.source;
-        status = engine.call(APPLY[crossed.form], this.handle, crossed.text, nowMs);
-      }
-    }
+    const { status, byWords, source } =
+      typeof nowMs !== "number" || !Number.isFinite(nowMs)
+        ? { status: engine.call(Op.PlannerApplyChecked, this.handle, encodeArgs([args, nowMs])), byWords: undefined, source: "" }
+        : callWithArgs(engine, APPLY, this.handle, args, nowMs);
     if (status === Status.Rejected) {
       const reader = engine.reader();
       const message = reader.string();

@@ -3,12 +3,32 @@
 // caller's own string, the rest as fields for a `Reader`.
 import type { PlannerAck, PlannerSnapshot, ReasoningEvent, Todo, WriteTodos } from "../types";
 import { encodeValue, wellFormed } from "./encode.js";
+import type { Engine } from "./engine.js";
+import { readObject, type ObjectRead } from "./object.js";
 import { PHASES, STATUSES } from "./ops.js";
 import type { Reader } from "./reader.js";
 
+/** The operations that take `write_todos` arguments: read as an object (`object.ts`), and
+ * by the form the arguments cross in otherwise (`crossing`). */
+export interface ArgsOps {
+  object: number;
+  forms: readonly [number, number, number];
+}
+
+/** The status of `ops` run with `write_todos` arguments; `byWords` what was read of them
+ * when they crossed as words, else `source`, the string the core's offsets point into. */
+export function callWithArgs(engine: Engine, ops: ArgsOps, handle: number, args: unknown, nowMs = 0): { status: number; byWords?: ObjectRead; source: string } {
+  const read = readObject(args);
+  if (read !== undefined && read.shape === undefined) {
+    return { status: engine.callWords(ops.object, handle, read.words, read.texts, nowMs), byWords: read, source: "" };
+  }
+  const { form, text, source } = crossing(read?.shape ?? args);
+  return { status: engine.call(ops.forms[form], handle, text, nowMs), source };
+}
+
 /** Tool-call arguments as they cross: raw JSON text, its JSON literal, or a JS value;
  * `source` is the string the core's offsets point into. */
-export function crossing(args: unknown): { form: 0 | 1 | 2; text: string; source: string } {
+function crossing(args: unknown): { form: 0 | 1 | 2; text: string; source: string } {
   if (typeof args === "string") {
     return wellFormed(args) ? { form: 0, text: args, source: args } : { form: 2, text: JSON.stringify(args), source: args };
   }
