@@ -2,21 +2,25 @@
 //! them (`src/wasm/js/object.ts`): the strings raw, joined, then 32-bit words. The words
 //! are the list (1 and its length for an array, 0 for absent or `undefined`), then for
 //! each of its items up to the limit its id, its content and its status, then `focus` and
-//! `note`. A value where a string goes is a word below; a status is its index in
-//! `STATUSES`, or `STATUSES.len()` for any other value. The layout is checked, not
-//! trusted: one that does not add up is an internal error.
+//! `note`. A value where a string goes is a word below (a number followed by the two
+//! halves of its bits, low first, so that it is named here as the full path names it); a
+//! status is its index in `STATUSES`, or `STATUSES.len()` for any other value. The layout
+//! is checked, not trusted: one that does not add up is an internal error.
 
 use super::raw::{self, Lengths, Raw};
 use super::Input;
 use crate::error::Result;
+use crate::json::value::Value;
+use crate::validate::input::scalar_name;
 use crate::validate::write_todos::{check_object, Found, GivenTodo, Mistake, Span, Text, MAX_TODOS, STATUSES};
 
 /// A value that is absent.
 pub const ABSENT: u32 = 0;
 pub const UNDEFINED: u32 = 1;
-/// `OTHER + i`: a value of the type zod names `RECEIVED[i]`.
-pub const OTHER: u32 = 2;
-pub const RECEIVED: [&str; 6] = ["number", "NaN", "Infinity", "-Infinity", "boolean", "null"];
+/// A number; the next two words are its bits.
+pub const NUMBER: u32 = 2;
+pub const BOOLEAN: u32 = 3;
+pub const NULL: u32 = 4;
 /// `STRING + n`: a well-formed string of `n` UTF-16 units, the next of the raw texts.
 pub const STRING: u32 = 1 << 31;
 
@@ -81,7 +85,13 @@ impl Layout<'_> {
                 let span = Span { start: start as u32, end: self.taken as u32, escaped: false };
                 Text::String(span, self.raw.characters(text))
             }
-            word => Text::Other(RECEIVED.get((word - OTHER) as usize)?, None),
+            NUMBER => {
+                let bits = u64::from(self.word()?) | u64::from(self.word()?) << 32;
+                Text::Other(scalar_name(&Value::Number(f64::from_bits(bits))), None)
+            }
+            BOOLEAN => Text::Other(scalar_name(&Value::Bool(false)), None),
+            NULL => Text::Other(scalar_name(&Value::Null), None),
+            _ => return None,
         })
     }
 }
@@ -89,6 +99,7 @@ impl Layout<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::issue::Expected;
 
     /// `words` and `texts` as the JS layer lays them out.
     fn laid_out(words: &[u32], texts: &str) -> Vec<u8> {
@@ -112,6 +123,21 @@ mod tests {
     }
 
     #[test]
+    fn a_number_crosses_as_its_bits_and_is_named_as_zod_names_it() {
+        use crate::validate::write_todos::{Place, What};
+        let number = |n: f64| [NUMBER, n.to_bits() as u32, (n.to_bits() >> 32) as u32];
+        for (n, name) in [(f64::NAN, "NaN"), (f64::NEG_INFINITY, "-Infinity"), (-0.0, "number"), (1e300, "number")] {
+            let words = [&[1, 1][..], &number(n), &[STRING + 1, 0, ABSENT, ABSENT]].concat();
+            let bytes = laid_out(&words, "c");
+            let mistakes = check(Input { bytes: &bytes, ascii: true }, "test")
+                .expect("laid out")
+                .outcome
+                .expect_err("a number id");
+            assert_eq!((mistakes[0].at, mistakes[0].what), (Place::Id(0), What::WrongType(Expected::String, name)));
+        }
+    }
+
+    #[test]
     fn a_layout_that_does_not_add_up_is_an_internal_error() {
         for (words, texts) in [
             (&[1, 1, STRING + 1, STRING + 1, 0, ABSENT][..], "ab"),
@@ -120,7 +146,8 @@ mod tests {
             (&[1, 1, STRING + 1, STRING + 2, 0, ABSENT, ABSENT], "ab"),
             (&[1, 1, STRING + 1, STRING + 1, 0, ABSENT, ABSENT], "😀"),
             (&[2, ABSENT, ABSENT], ""),
-            (&[0, OTHER + 6, ABSENT], ""),
+            (&[0, NULL + 1, ABSENT], ""),
+            (&[0, NUMBER, 0], ""),
         ] {
             let error = read_laid_out(words, texts).expect_err(texts);
             assert_eq!(error.code.as_str(), "internal", "{words:?} {texts}");

@@ -18,7 +18,7 @@
 // encoding (which reads them again).
 import type { WriteTodos } from "../types";
 import { wellFormed, whereStringGoes } from "./encode.js";
-import { OBJECT, RECEIVED, STATUSES } from "./ops.js";
+import { OBJECT, STATUSES } from "./ops.js";
 
 /** What crosses, and what was read, to build valid arguments from. */
 export interface ObjectRead {
@@ -66,6 +66,9 @@ type Status = (typeof STATUSES)[number];
 function isObject(value: unknown): value is object {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+/** Where a number's bits are taken from. */
+const bits = new DataView(new ArrayBuffer(8));
 
 /** In place of a todo's id: the todo is not an object (it follows). */
 const NOT_AN_OBJECT: unique symbol = Symbol("not an object");
@@ -133,7 +136,6 @@ class Reading {
    * are not plain); whether its key is there (zod keeps a key set to `undefined`,
    * wherever it lives: `key in value`). */
   private value(value: unknown, holder: object, key: string): boolean {
-    let received: (typeof RECEIVED)[number];
     switch (typeof value) {
       case "string":
         if (!wellFormed(value)) this.plain = false;
@@ -146,19 +148,17 @@ class Reading {
         return present;
       }
       case "number":
-        received = value !== value ? "NaN" : value === Infinity ? "Infinity" : value === -Infinity ? "-Infinity" : "number";
-        break;
+        // Its bits, so that the core names it (`NaN`, the infinities) as zod does.
+        bits.setFloat64(0, value, true);
+        this.words.push(OBJECT.NUMBER, bits.getUint32(0, true), bits.getUint32(4, true));
+        return true;
       case "boolean":
-        received = "boolean";
-        break;
+        this.words.push(OBJECT.BOOLEAN);
+        return true;
       default:
-        if (value !== null) {
-          this.plain = false;
-          return true;
-        }
-        received = "null";
+        if (value === null) this.words.push(OBJECT.NULL);
+        else this.plain = false;
+        return true;
     }
-    this.words.push(OBJECT.OTHER + RECEIVED.indexOf(received));
-    return true;
   }
 }

@@ -107,8 +107,9 @@ export const ANY_LIMITS = {
 export const OBJECT = {
   ABSENT: 0,
   UNDEFINED: 1,
-  OTHER: 2,
+  NUMBER: 2,
+  BOOLEAN: 3,
+  NULL: 4,
   STRING: 2147483648,
   TODOS_MAX: 8,
 } as const;
-export const RECEIVED = ["number", "NaN", "Infinity", "-Infinity", "boolean", "null"] as const;
