@@ -39,9 +39,6 @@ impl Checks {
 
     /// Todo `index`: its mistakes noted, kept when it has none. `status` is an index into
     /// [`super::STATUSES`], or `None` for any other value (zod's `invalid_value`).
-    /// (Inlined: the compact layout's reading is the hot path, and a call per todo made it
-    /// 10-20 % slower.)
-    #[inline(always)]
     pub fn todo(&mut self, index: u32, id: Text, content: Text, status: Option<u8>) {
         let before = self.mistakes.len();
         let id = self.required(id, ID, Place::Id(index));
@@ -104,7 +101,6 @@ impl Checks {
     }
 
     /// A required string field's span, its mistakes noted.
-    #[inline(always)]
     fn required(&mut self, value: Text, (min, max): (usize, usize), at: Place) -> Option<Span> {
         match value {
             Text::String(span, length) if (min..=max).contains(&length) => Some(span),

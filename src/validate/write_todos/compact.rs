@@ -6,64 +6,71 @@
 //! `,"note":"…"` if present, then `}`.
 //!
 //! Reading it is matching fixed bytes and scanning strings, with no key lookup; on a
-//! 76-byte call it takes a third of the general reader's instructions. What it reads is
-//! checked by the general reader's own checks (`checks.rs`), so a string out of its
-//! limits, a status out of the enum and a list over eight get the same mistakes; whatever
-//! else differs (whitespace, another key order, an escape, a value of another type) is
-//! left to the general reader.
+//! 76-byte call it takes a third of the general reader's instructions. A string out of
+//! its limits, a status out of the enum and a list over eight are noted as the general
+//! reader notes them; whatever else differs (whitespace, another key order, an escape, a
+//! value of another type) is left to the general reader.
 
-use super::checks::{Checks, Text};
 use super::scan::scan_plain;
-use super::{Outcome, Span, MAX_TODOS, STATUSES};
+use super::{
+    Field, Found, FoundTodo, FoundTodos, Mistake, Outcome, Place, Span, What, CONTENT, FOCUS, ID, MAX_TODOS, NOTE,
+    STATUSES,
+};
+use crate::error::issue::Origin;
 use crate::json::Parser;
 
 /// What the compact layout says, when `text` has it: valid arguments, or the plain
 /// mistakes of values out of their limits, in zod's order.
 pub fn read(text: &[u8]) -> Option<Outcome> {
-    let mut at = Cursor { text, pos: 0 };
-    let mut checks = Checks::new();
+    let mut at = Cursor { text, pos: 0, mistakes: Vec::new() };
     at.literal(b"{\"todos\":[")?;
+    let mut todos = FoundTodos::EMPTY;
     let mut count = 0usize;
     loop {
         if count == MAX_TODOS {
-            // zod reads none of a longer list's items.
-            count += at.rest_of_list()?;
+            // zod reports an oversized list alone, without reading its items.
+            at.rest_of_list()?;
+            at.mistakes.clear();
+            at.note(Place::Todos, What::TooBig(Origin::Array, MAX_TODOS as u32));
             break;
         }
+        let index = count as u32;
         at.literal(b"{\"id\":")?;
-        let id = at.string()?;
+        let id = at.string(ID, Place::Id(index))?;
         at.literal(b",\"content\":")?;
-        let content = at.string()?;
+        let content = at.string(CONTENT, Place::Content(index))?;
         at.literal(b",\"status\":")?;
-        let status = at.status()?;
+        let status = at.status(Place::Status(index))?;
         at.literal(b"}")?;
-        checks.todo(count as u32, id, content, status);
+        if let (Some(id), Some(content), Some(status)) = (id, content, status) {
+            todos.push(FoundTodo { id, content, status });
+        }
         count += 1;
         if !at.eat(b',') {
             at.literal(b"]")?;
             break;
         }
     }
-    let list = checks.list(0, count);
     let focus = match at.literal(b",\"focus\":") {
-        Some(()) => at.string()?,
-        None => Text::Absent,
+        Some(()) => at.string(FOCUS, Place::Focus)?.map_or(Field::Absent, Field::Text),
+        None => Field::Absent,
     };
     let note = match at.literal(b",\"note\":") {
-        Some(()) => at.string()?,
-        None => Text::Absent,
+        Some(()) => at.string(NOTE, Place::Note)?.map_or(Field::Absent, Field::Text),
+        None => Field::Absent,
     };
     at.literal(b"}")?;
     (at.pos == text.len()).then_some(())?;
-    Some(match checks.finish(Some(list), focus, note) {
-        Ok(found) => Outcome::Valid(found),
-        Err(mistakes) => Outcome::Invalid(mistakes),
+    Some(match at.mistakes.is_empty() {
+        true => Outcome::Valid(Found { todos, focus, note }),
+        false => Outcome::Invalid(at.mistakes),
     })
 }
 
 struct Cursor<'a> {
     text: &'a [u8],
     pos: usize,
+    mistakes: Vec<Mistake>,
 }
 
 impl Cursor<'_> {
@@ -80,11 +87,23 @@ impl Cursor<'_> {
         hit
     }
 
-    /// A string without escapes that is UTF-8, with its length in code points.
+    fn note(&mut self, at: Place, what: What) {
+        self.mistakes.push(Mistake { at, what });
+    }
+
+    /// A string without escapes that is UTF-8: its span, or `None` inside when its
+    /// length is out of `(min, max)` code points (the mistake noted).
     #[inline(always)]
-    fn string(&mut self) -> Option<Text> {
+    fn string(&mut self, (min, max): (usize, usize), at: Place) -> Option<Option<Span>> {
         let (span, code_points) = self.plain()?;
-        Some(Text::String(span, code_points))
+        if code_points < min {
+            self.note(at, What::TooSmall(Origin::String, min as u32));
+        } else if code_points > max {
+            self.note(at, What::TooBig(Origin::String, max as u32));
+        } else {
+            return Some(Some(span));
+        }
+        Some(None)
     }
 
     #[inline(always)]
@@ -100,24 +119,26 @@ impl Cursor<'_> {
         Some((Span { start: start as u32, end: end as u32, escaped: false }, code_points))
     }
 
-    /// A status: its index in `STATUSES`, or `None` inside for any other plain string.
+    /// A status: its index in `STATUSES`, or `None` inside for any other plain string
+    /// (the mistake noted).
     #[inline(always)]
-    fn status(&mut self) -> Option<Option<u8>> {
+    fn status(&mut self, at: Place) -> Option<Option<u8>> {
         let (span, _) = self.plain()?;
         let index = STATUSES.iter().position(|s| s.as_bytes() == &self.text[span.start as usize..span.end as usize]);
+        if index.is_none() {
+            self.note(at, What::NotAStatus);
+        }
         Some(index.map(|i| i as u8))
     }
 
     /// The items after the eighth and the list's end: any JSON, since zod reads none of
-    /// them; how many there are.
-    fn rest_of_list(&mut self) -> Option<usize> {
+    /// them.
+    fn rest_of_list(&mut self) -> Option<()> {
         let mut parser = Parser::unchecked(self.text);
         parser.set_position(self.pos);
-        let mut count = 0;
         loop {
             parser.skip_whitespace();
             parser.skip_value().ok()?;
-            count += 1;
             parser.skip_whitespace();
             if parser.eat(b']') {
                 break;
@@ -125,7 +146,7 @@ impl Cursor<'_> {
             parser.eat(b',').then_some(())?;
         }
         self.pos = parser.position();
-        Some(count)
+        Some(())
     }
 }
 
