@@ -224,10 +224,8 @@ impl<'a> Reader<'a> {
             }
             b'{' if depth < ANY_MAX_DEPTH => Value::Object(self.members(|r| r.any(depth + 1, nodes))?),
             b'[' if depth < ANY_MAX_DEPTH => Value::Array(self.array(usize::MAX, |r| r.any(depth + 1, nodes))?),
-            b't' | b'f' => Value::Bool(self.boolean()?),
-            b'n' => self.p.literal("null").ok().map(|_| Value::Null)?,
-            b'-' | b'0'..=b'9' => Value::Number(self.p.number().ok().filter(|n| n.is_finite())?),
-            _ => return None,
+            // (Not reading host values, the parser's scalars are JSON's.)
+            _ => self.p.scalar().ok()?,
         })
     }
 }
