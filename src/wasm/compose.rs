@@ -37,17 +37,19 @@ pub fn raw(given: Input<'_>, head_end: f64) -> Result<Status> {
         Some(input) => input,
         None => Args::parse(head)?.options(0, "input", &compiled::COMPOSE_INPUT)?,
     };
-    let base = raw.next(lengths.next().unwrap_or(f64::NAN), BASE_MAX)?;
+    // (No length where one is due is one past the texts.)
+    let length = |word: Option<u32>| word.map_or(usize::MAX, |n| n as usize);
+    let base = raw.take(length(lengths.next()), BASE_MAX)?;
     let mut components = Vec::new();
     while let Some(name) = lengths.next() {
         if components.len() == COMPONENTS_MAX {
             return Err(raw.malformed("more components than the schema allows"));
         }
-        let name = raw.next(name, NAME_MAX)?;
+        let name = raw.take(length(Some(name)), NAME_MAX)?;
         if name.is_empty() {
             return Err(raw.malformed("an empty component name"));
         }
-        components.push((name, raw.next(lengths.next().unwrap_or(f64::NAN), TEXT_MAX)?));
+        components.push((name, raw.take(length(lengths.next()), TEXT_MAX)?));
     }
     raw.finish()?;
     written(compose_texts(&input, &Texts { base, components }, "input")?)

@@ -7,7 +7,7 @@
 //! status is its index in `STATUSES`, or `STATUSES.len()` for any other value. The layout
 //! is checked, not trusted: one that does not add up is an internal error.
 
-use super::raw::{self, Lengths, Raw};
+use super::raw::{self, Raw, Words};
 use super::Input;
 use crate::error::Result;
 use crate::json::value::Value;
@@ -43,7 +43,7 @@ pub(crate) fn check<'a>(given: Input<'a>, what: &'static str) -> Result<Checked<
 }
 
 struct Layout<'a> {
-    words: Lengths<'a>,
+    words: Words<'a>,
     raw: Raw<'a>,
     /// Bytes of the texts taken so far.
     taken: usize,
@@ -71,7 +71,7 @@ impl Layout<'_> {
     }
 
     fn word(&mut self) -> Option<u32> {
-        self.words.next().map(|word| word as u32)
+        self.words.next()
     }
     /// A value where a string goes.
     fn text(&mut self) -> Option<Text> {
@@ -79,7 +79,7 @@ impl Layout<'_> {
             ABSENT => Text::Absent,
             UNDEFINED => Text::Undefined,
             word if word >= STRING => {
-                let text = self.raw.next(f64::from(word - STRING), usize::MAX).ok()?;
+                let text = self.raw.take((word - STRING) as usize, usize::MAX).ok()?;
                 let start = self.taken;
                 self.taken += text.len();
                 let span = Span { start: start as u32, end: self.taken as u32, escaped: false };

@@ -16,7 +16,7 @@ use crate::text::part;
 /// The input, whose head ends at byte `head_end`, split: the lengths before the head,
 /// the head, and the raw texts after it.
 #[cfg(feature = "session")]
-pub fn split<'a>(given: Input<'a>, head_end: f64, what: &'static str) -> Result<(Lengths<'a>, &'a [u8], Raw<'a>)> {
+pub fn split<'a>(given: Input<'a>, head_end: f64, what: &'static str) -> Result<(Words<'a>, &'a [u8], Raw<'a>)> {
     let bytes = given.bytes;
     let count = bytes.get(..4).map_or(0, word) as usize;
     let words = count.checked_add(1).and_then(|n| n.checked_mul(4)).filter(|&end| end as f64 <= head_end);
@@ -26,13 +26,13 @@ pub fn split<'a>(given: Input<'a>, head_end: f64, what: &'static str) -> Result<
     };
     let (head, body) = bytes[words..].split_at(end as usize - words);
     let rest = std::str::from_utf8(body).map_err(|_| malformed(what, "texts that are not UTF-8"))?;
-    Ok((Lengths(bytes[4..words].chunks_exact(4)), head, Raw { rest, ascii: given.ascii, what }))
+    Ok((Words(bytes[4..words].chunks_exact(4)), head, Raw { rest, ascii: given.ascii, what }))
 }
 
 /// The input as raw texts and then 32-bit words: each, then their count (the JS layer
 /// encodes the texts at the buffer's start, where its view of the buffer begins).
 #[cfg(feature = "core")]
-pub fn words_last<'a>(given: Input<'a>, what: &'static str) -> Result<(Lengths<'a>, Raw<'a>)> {
+pub fn words_last<'a>(given: Input<'a>, what: &'static str) -> Result<(Words<'a>, Raw<'a>)> {
     let bytes = given.bytes;
     let count = bytes.len().checked_sub(4).map(|at| word(&bytes[at..]) as usize);
     let texts_end = count.and_then(|n| n.checked_add(1)?.checked_mul(4)).and_then(|n| bytes.len().checked_sub(n));
@@ -40,19 +40,19 @@ pub fn words_last<'a>(given: Input<'a>, what: &'static str) -> Result<(Lengths<'
         return Err(malformed(what, "more words than the input"));
     };
     let rest = std::str::from_utf8(&bytes[..texts_end]).map_err(|_| malformed(what, "texts that are not UTF-8"))?;
-    let words = Lengths(bytes[texts_end..bytes.len() - 4].chunks_exact(4));
+    let words = Words(bytes[texts_end..bytes.len() - 4].chunks_exact(4));
     Ok((words, Raw { rest, ascii: given.ascii, what }))
 }
 
 /// The 32-bit words given with the texts (for a call with a head, the texts' lengths in
 /// UTF-16 units).
-pub struct Lengths<'a>(std::slice::ChunksExact<'a, u8>);
+pub struct Words<'a>(std::slice::ChunksExact<'a, u8>);
 
-impl Iterator for Lengths<'_> {
-    type Item = f64;
+impl Iterator for Words<'_> {
+    type Item = u32;
 
-    fn next(&mut self) -> Option<f64> {
-        self.0.next().map(|bytes| f64::from(word(bytes)))
+    fn next(&mut self) -> Option<u32> {
+        self.0.next().map(word)
     }
 }
 
@@ -70,12 +70,22 @@ pub struct Raw<'a> {
 }
 
 impl<'a> Raw<'a> {
-    /// The next text, `length` UTF-16 units long and at most `max` characters.
+    /// The next text, `length` UTF-16 units long (as a JSON head gives it) and at most
+    /// `max` characters.
+    #[cfg(feature = "session")]
     pub fn next(&mut self, length: f64, max: usize) -> Result<&'a str> {
-        if !(length.fract() == 0.0 && length >= 0.0 && length <= self.rest.len() as f64) {
+        match length.fract() == 0.0 && length >= 0.0 && length <= self.rest.len() as f64 {
+            true => self.take(length as usize, max),
+            false => Err(self.malformed("a length out of the texts")),
+        }
+    }
+
+    /// The next text, `units` UTF-16 units long and at most `max` characters.
+    pub fn take(&mut self, units: usize, max: usize) -> Result<&'a str> {
+        // (A UTF-16 unit takes at least a byte.)
+        if units > self.rest.len() {
             return Err(self.malformed("a length out of the texts"));
         }
-        let units = length as usize;
         let end = match self.ascii {
             true => units,
             false => utf16_end(self.rest, units).ok_or_else(|| self.malformed("a length inside a character"))?,
@@ -151,9 +161,9 @@ mod tests {
     fn the_lengths_come_before_the_head_and_the_texts_after_it() {
         let (bytes, head_end) = laid_out(&[2, 300], "[{}]", "ab");
         let (lengths, head, mut raw) = split(Input { bytes: &bytes, ascii: true }, head_end, "test").expect("laid out");
-        assert_eq!(lengths.collect::<Vec<_>>(), [2.0, 300.0]);
+        assert_eq!(lengths.collect::<Vec<_>>(), [2, 300]);
         assert_eq!(head, b"[{}]");
-        assert_eq!(raw.next(2.0, 10).expect("two units"), "ab");
+        assert_eq!(raw.take(2, 10).expect("two units"), "ab");
         raw.finish().expect("every text taken");
         let (bytes, head_end) = laid_out(&[], "[]", "");
         let (lengths, head, _) = split(Input { bytes: &bytes, ascii: true }, head_end, "test").expect("no lengths");
