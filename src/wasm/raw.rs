@@ -51,12 +51,14 @@ pub struct Words<'a>(std::slice::ChunksExact<'a, u8>);
 impl Iterator for Words<'_> {
     type Item = u32;
 
+    #[inline]
     fn next(&mut self) -> Option<u32> {
         self.0.next().map(word)
     }
 }
 
 /// The little-endian 32-bit word in `bytes`, which hold four.
+#[inline]
 fn word(bytes: &[u8]) -> u32 {
     u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])
 }
