@@ -32,11 +32,6 @@ export class Thrown {
 // Recognised without `instanceof`, which a revoked proxy would make throw.
 const thrownValues = new WeakSet<object>();
 
-/** Whether `value` is a `Thrown`. */
-export function isThrown(value: unknown): value is Thrown {
-  return typeof value === "object" && value !== null && thrownValues.has(value);
-}
-
 /** An object (not an array) where a schema wants a string, as zod sees it there: the
  * name it gives the object's type, and its `length` (which zod's length checks read
  * wherever it lives, where the encoding lists enumerable keys only), read once. */
@@ -57,7 +52,7 @@ const measuredValues = new WeakSet<object>();
 /** `value`, where a schema wants a string, to encode: an object (not an array) as zod sees
  * it there; any other value as it is. */
 export function whereStringGoes(value: unknown): unknown {
-  if (typeof value !== "object" || value === null || Array.isArray(value) || isThrown(value)) return value;
+  if (typeof value !== "object" || value === null || Array.isArray(value) || thrownValues.has(value)) return value;
   try {
     const proto = Object.getPrototypeOf(value) as object | null;
     const measured = "length" in value;

@@ -19,7 +19,7 @@
 // throws (a proxy's other traps) do the arguments themselves cross in the encoding (which
 // reads them again).
 import type { WriteTodos } from "../types";
-import { Thrown, isThrown, wellFormed, whereStringGoes } from "./encode.js";
+import { Thrown, wellFormed, whereStringGoes } from "./encode.js";
 import { OBJECT, STATUSES } from "./ops.js";
 
 /** What crosses, and what was read, to build valid arguments from. */
@@ -102,7 +102,8 @@ class Reading {
         try {
           item = list[i];
         } catch (error) {
-          item = this.thrown(error);
+          this.notAnObject(this.thrown(error));
+          continue;
         }
         this.todo(item);
       }
@@ -152,10 +153,15 @@ class Reading {
     return new Thrown(error);
   }
 
+  /** A todo that is not an object (or whose read threw): the arguments are not plain. */
+  private notAnObject(todo: unknown): void {
+    this.plain = false;
+    this.todos.push(NOT_AN_OBJECT, todo, undefined);
+  }
+
   private todo(todo: unknown): void {
-    if (!isObject(todo) || isThrown(todo)) {
-      this.plain = false;
-      this.todos.push(NOT_AN_OBJECT, todo, undefined);
+    if (!isObject(todo)) {
+      this.notAnObject(todo);
       return;
     }
     const given = todo as Record<string, unknown>;
