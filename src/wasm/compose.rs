@@ -45,7 +45,7 @@ pub fn raw(given: Input<'_>, head_end: f64) -> Result<Status> {
         if components.len() == COMPONENTS_MAX {
             return Err(raw.malformed("more components than the schema allows"));
         }
-        let name = raw.take(length(Some(name)), NAME_MAX)?;
+        let name = raw.take(name as usize, NAME_MAX)?;
         if name.is_empty() {
             return Err(raw.malformed("an empty component name"));
         }
