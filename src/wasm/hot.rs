@@ -205,9 +205,9 @@ impl<'a> Reader<'a> {
     }
 
     pub(super) fn boolean(&mut self) -> Option<bool> {
-        match self.p.peek()? {
-            b't' => self.p.literal("true").ok().map(|_| true),
-            _ => self.p.literal("false").ok().map(|_| false),
+        match self.p.scalar().ok()? {
+            Value::Bool(b) => Some(b),
+            _ => None,
         }
     }
 
