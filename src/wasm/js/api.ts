@@ -38,7 +38,7 @@ import type {
   WriteTodosValidation,
 } from "../types";
 import { rawTexts } from "./compose.js";
-import { objectData } from "./object.js";
+import { objectData, objectId } from "./object.js";
 import { callWithArgs, found, foundArgs, readAck, readArgs, readEvent, readSnapshot, type ArgsOps } from "./primitives.js";
 import { copiedArguments } from "./copied.js";
 import { Thrown, encodeArgs } from "./encode.js";
@@ -216,7 +216,7 @@ export class PlannerState extends Instance {
     // The todo in progress: none (0); of arguments read as an object, which one (from 1);
     // else where its id is in `source`.
     const which = n[at + 2]!;
-    const inProgress = which === 0 ? null : byWords !== undefined ? (byWords.todos[3 * (which - 1)] as string) : found(source, which, n[at + 3]!, n[at + 4]!);
+    const inProgress = which === 0 ? null : byWords !== undefined ? objectId(byWords, which) : found(source, which, n[at + 3]!, n[at + 4]!);
     return { ok: true, revision: n[at]!, todoCount: n[at + 1]!, inProgress };
   }
 

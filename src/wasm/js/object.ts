@@ -62,6 +62,11 @@ export function objectData(read: ObjectRead): WriteTodos {
   return data;
 }
 
+/** The id of todo `n` (counted from 1) of valid arguments, as the caller gave it. */
+export function objectId(read: ObjectRead, n: number): string {
+  return read.todos[3 * (n - 1)] as string;
+}
+
 type Status = (typeof STATUSES)[number];
 
 /** What zod's object schema reads as an object. */
