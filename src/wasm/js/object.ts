@@ -31,6 +31,9 @@ export interface ObjectRead {
   todos: unknown[];
   focus: unknown;
   note: unknown;
+  /** Whether `focus` and `note` are there (zod keeps a key set to `undefined`). */
+  hasFocus: boolean;
+  hasNote: boolean;
   /** Set when a value read cannot cross as a word: the keys the schema reads, as read, in
    * a plain object to cross in the encoding in place of the arguments. */
   shape?: Record<string, unknown>;
@@ -54,11 +57,9 @@ export function objectData(read: ObjectRead): WriteTodos {
     todos[i] = { id: values[at] as string, content: values[at + 1] as string, status: values[at + 2] as Status };
   }
   const data: WriteTodos = { todos };
-  const words = read.words;
-  // (`focus` and `note` are the last two words; in valid arguments each is absent,
-  // `undefined`, which zod keeps, or a string.)
-  if (words[words.length - 2] !== OBJECT.ABSENT) data.focus = read.focus as string | undefined;
-  if (words[words.length - 1] !== OBJECT.ABSENT) data.note = read.note as string | undefined;
+  // (In valid arguments each is absent, `undefined`, or a string.)
+  if (read.hasFocus) data.focus = read.focus as string | undefined;
+  if (read.hasNote) data.note = read.note as string | undefined;
   return data;
 }
 
@@ -126,7 +127,7 @@ class Reading {
       note = this.thrown(error);
     }
     const hasNote = this.value(note, args, "note");
-    const result: ObjectRead = { words: this.words, texts: this.texts, todos: this.todos, focus, note };
+    const result: ObjectRead = { words: this.words, texts: this.texts, todos: this.todos, focus, note, hasFocus, hasNote };
     if (!this.plain) {
       // The schema's keys as read, each once, for the encoding: plain objects, so that it
       // sees what zod sees, and no getter runs again.
