@@ -5,7 +5,9 @@ mod support;
 
 use planloop::error::ErrorCode;
 use planloop::json::value::Value;
-use planloop::session::approval::{ApproveOptions, ProposalStatus, RejectOptions, Scope, ToolClass, ToolPolicy};
+use planloop::session::approval::{
+    ApproveOptions, ProposalStatus, RejectOptions, Scope, ToolClass, ToolPolicy, MAX_GRANTS,
+};
 use planloop::session::config::{ContinuationProtocol, Language, PlanReviewOptions, SessionConfig, TodoDialect};
 use planloop::session::exchange::{BeginTurn, Decision, ModelResponse, ToolCallInput, ToolResult};
 use planloop::session::Session;
@@ -33,38 +35,53 @@ enum Op {
 struct Applied {
     described: String,
     handed_out: Vec<String>,
+    /// The session refused the input (and must be as it was).
+    refused: bool,
 }
 
 fn apply(session: &mut Session, op: &Op, now: f64) -> Applied {
+    let before = session.clone();
+    let applied = apply_to(session, op, now);
+    if applied.refused {
+        assert_eq!(*session, before, "a refused {op:?} changed the session");
+    }
+    applied
+}
+
+fn apply_to(session: &mut Session, op: &Op, now: f64) -> Applied {
     let ids = |decision: Option<&Decision>| match decision {
         Some(Decision::RunTools { calls, .. } | Decision::AwaitApproval { calls, .. }) => {
             calls.iter().map(|c| c.id.clone()).collect()
         }
         _ => Vec::new(),
     };
-    let (outcome, handed_out) = match op.clone() {
+    let (outcome, handed_out, refused) = match op.clone() {
         Op::Begin(message) => {
             let input = BeginTurn { message, now_ms: now, user_id: None, chat_id: None, review: None };
-            (format!("{:?}", session.begin_turn(input)), Vec::new())
+            let result = session.begin_turn(input);
+            (format!("{result:?}"), Vec::new(), result.is_err())
         }
         Op::Respond(response) => {
             let result = session.handle_model_response(response, now);
             let handed_out = ids(result.as_ref().ok());
-            (format!("{result:?}"), handed_out)
+            (format!("{result:?}"), handed_out, result.is_err())
         }
-        Op::Results(results) => (format!("{:?}", session.handle_tool_results(results, now)), Vec::new()),
+        Op::Results(results) => {
+            let result = session.handle_tool_results(results, now);
+            (format!("{result:?}"), Vec::new(), result.is_err())
+        }
         Op::Approve(id, scope, edited_args) => {
             let result = session.approve(&id, ApproveOptions { edited_args, scope }, now);
             let handed_out = ids(result.as_ref().ok().and_then(|o| o.resumed.as_ref()));
-            (format!("{result:?}"), handed_out)
+            (format!("{result:?}"), handed_out, result.is_err())
         }
         Op::Reject(id) => {
             let result = session.reject(&id, RejectOptions { message: Some("no".into()) }, now);
             let handed_out = ids(result.as_ref().ok().and_then(|o| o.resumed.as_ref()));
-            (format!("{result:?}"), handed_out)
+            (format!("{result:?}"), handed_out, result.is_err())
         }
     };
-    Applied { described: format!("{outcome}\n{:?}", session.drain_events()), handed_out }
+    Applied { described: format!("{outcome}\n{:?}", session.drain_events()), handed_out, refused }
 }
 
 fn random_config(rng: &mut Rng) -> SessionConfig {
@@ -121,15 +138,19 @@ fn odd_value(rng: &mut Rng) -> Value<'static> {
     }
 }
 
-/// A model response: some text, some calls (ids unique within the drive).
+/// A model response: some text, some calls (ids unique within the drive, but for a
+/// response now and then that repeats one, which the session refuses).
 fn random_response(rng: &mut Rng, step: usize) -> ModelResponse {
     let text = rng.pick(TEXTS);
     let count = rng.pick(&[0, 0, 1, 1, 2, 3]);
-    let calls = (0..*count)
+    let repeat = rng.below(12) == 0;
+    let mut calls: Vec<ToolCallInput> = (0..*count)
         .map(|i| {
             let id = format!("c{step}-{i}");
             if rng.below(5) == 0 {
-                let name = *rng.pick(&["empty_trash", "search", "deploy"]);
+                // A tool of its own now and then: "always" grants pile up.
+                let own = format!("tool{step}");
+                let name = *rng.pick(&["empty_trash", "search", "deploy", own.as_str()]);
                 return ToolCallInput { id, name: name.to_owned(), args: odd_value(rng) };
             }
             let todo_args = todos(&[("a", "completed"), ("b", "in_progress")]);
@@ -149,21 +170,45 @@ fn random_response(rng: &mut Rng, step: usize) -> ModelResponse {
             call(&id, name, args)
         })
         .collect();
+    if let Some(first) = calls.first().filter(|_| repeat).cloned() {
+        calls.push(first);
+    }
     ModelResponse { text: (!text.is_empty()).then(|| (*text).to_owned()), tool_calls: calls }
+}
+
+/// Times a host may pass: the drive's clock, or now and then one at an end of the
+/// double range (two finite times can be further apart than any double).
+fn random_time(rng: &mut Rng, now: f64) -> f64 {
+    match rng.below(30) {
+        0 => *rng.pick(&[-1.7e308, 1.7e308, f64::MAX, -f64::MAX, 0.0, -1.0]),
+        _ => now,
+    }
 }
 
 /// What a host would do next, given what the session last asked for.
 struct Host {
     awaiting: Vec<String>,
     proposals: Vec<String>,
+    /// Action ids already approved or rejected, to try again (a careless host).
+    resolved: Vec<String>,
 }
 
 impl Host {
     fn next(&mut self, rng: &mut Rng, step: usize) -> Op {
-        match rng.below(12) {
-            0 => Op::Begin((*rng.pick(&["Merge my notes", "continue", "don't continue", "继续", "thanks"])).to_owned()),
+        match rng.below(14) {
+            0 => {
+                let messages = ["Merge my notes", "continue", "don't continue", "继续", "thanks", "<resume>\nGoal: x"];
+                Op::Begin((*rng.pick(&messages)).to_owned())
+            }
+            // Inputs a careless host sends, which the session refuses.
+            12 => match rng.below(3) {
+                0 => Op::Results(vec![ok("nope", ""), ok("nope", "")]),
+                1 if !self.resolved.is_empty() => Op::Approve(rng.pick(&self.resolved).clone(), Scope::Once, None),
+                _ => Op::Reject(format!("act-{}-9999", step)),
+            },
             1 | 2 if !self.proposals.is_empty() => {
                 let id = self.proposals.remove(rng.below(self.proposals.len()));
+                self.resolved.push(id.clone());
                 match rng.below(4) {
                     0 => Op::Reject(id),
                     1 => Op::Approve(id, Scope::Always, None),
@@ -195,51 +240,91 @@ impl Host {
     }
 }
 
+/// What the drives of [`drive`] went through, to check that they reach each case.
+#[derive(Default)]
+struct Reached {
+    restores: usize,
+    mid_approval: usize,
+    mid_results: usize,
+    paused_plans: usize,
+    refusals: usize,
+    grants: usize,
+}
+
+/// Drives `original` for `steps` random inputs, restoring a copy from its snapshot about
+/// once every `restore_every` inputs: the copy must decide exactly as the original from there on, and any input
+/// either session refuses must leave it as it was (checked in `apply`).
+fn drive(seed: u64, rng: &mut Rng, mut original: Session, steps: usize, restore_every: usize, reached: &mut Reached) {
+    let mut restored: Option<Session> = None;
+    let mut host = Host { awaiting: Vec::new(), proposals: Vec::new(), resolved: Vec::new() };
+    let mut now = 1_000.0;
+    apply(&mut original, &Op::Begin("Merge my notes into one file".into()), now);
+    for step in 0..steps {
+        now += 250.0 + rng.below(3) as f64 * 1_000.0;
+        if rng.below(restore_every) == 0 {
+            let from = restored.as_ref().unwrap_or(&original);
+            let copy = roundtrip(from);
+            assert_eq!(
+                copy.snapshot().unwrap(),
+                original.snapshot().unwrap(),
+                "seed {seed} step {step}: the copy is the same state"
+            );
+            reached.restores += 1;
+            reached.mid_approval += usize::from(!host.proposals.is_empty());
+            reached.mid_results += usize::from(!host.awaiting.is_empty());
+            reached.paused_plans += usize::from(
+                original.step_plan().is_some_and(|p| p.status == planloop::plan::steps::PlanStatus::Paused),
+            );
+            restored = Some(copy);
+        }
+        let op = host.next(rng, step);
+        let at = random_time(rng, now);
+        let expected = apply(&mut original, &op, at);
+        reached.refusals += usize::from(expected.refused);
+        if let Some(copy) = restored.as_mut() {
+            let got = apply(copy, &op, at);
+            assert_eq!(got.described, expected.described, "seed {seed} step {step}: {op:?}");
+        }
+        host.observe(&op, &original, &expected);
+    }
+    let copy = roundtrip(&original);
+    assert_eq!(copy.snapshot().unwrap(), original.snapshot().unwrap(), "seed {seed}: the end state restores");
+    if let Some(copy) = &restored {
+        assert_eq!(copy.snapshot().unwrap(), original.snapshot().unwrap(), "seed {seed}: the end states agree");
+    }
+    reached.grants = reached.grants.max(original.snapshot().unwrap().grants.len());
+}
+
 #[test]
 fn a_restored_session_decides_exactly_as_the_original_from_any_point() {
-    let (mut restores, mut mid_approval, mut mid_results, mut paused_plans) = (0, 0, 0, 0);
+    let mut reached = Reached::default();
     for seed in support::seeds(400) {
         let mut rng = Rng::seeded(seed);
         let config = random_config(&mut rng);
-        let mut original = Session::new(config);
-        let mut restored: Option<Session> = None;
-        let mut host = Host { awaiting: Vec::new(), proposals: Vec::new() };
-        let mut now = 1_000.0;
-        apply(&mut original, &Op::Begin("Merge my notes into one file".into()), now);
-        for step in 0..60 {
-            now += 250.0 + rng.below(3) as f64 * 1_000.0;
-            if rng.below(8) == 0 {
-                let from = restored.as_ref().unwrap_or(&original);
-                let copy = roundtrip(from);
-                assert_eq!(
-                    copy.snapshot().unwrap(),
-                    original.snapshot().unwrap(),
-                    "seed {seed} step {step}: the copy is the same state"
-                );
-                restores += 1;
-                mid_approval += usize::from(!host.proposals.is_empty());
-                mid_results += usize::from(!host.awaiting.is_empty());
-                paused_plans += usize::from(
-                    original.step_plan().is_some_and(|p| p.status == planloop::plan::steps::PlanStatus::Paused),
-                );
-                restored = Some(copy);
-            }
-            let op = host.next(&mut rng, step);
-            let expected = apply(&mut original, &op, now);
-            if let Some(copy) = restored.as_mut() {
-                let got = apply(copy, &op, now);
-                assert_eq!(got.described, expected.described, "seed {seed} step {step}: {op:?}");
-            }
-            host.observe(&op, &original, &expected);
-        }
-        if let Some(copy) = &restored {
-            assert_eq!(copy.snapshot().unwrap(), original.snapshot().unwrap(), "seed {seed}: the end states agree");
-        }
+        drive(seed, &mut rng, Session::new(config), 60, 8, &mut reached);
     }
+    let Reached { restores, mid_approval, mid_results, paused_plans, refusals, .. } = reached;
     assert!(
-        restores > 2_000 && mid_approval > 100 && mid_results > 100 && paused_plans > 50,
-        "restores {restores}, mid-approval {mid_approval}, mid-results {mid_results}, paused plans {paused_plans}"
+        restores > 2_000 && mid_approval > 100 && mid_results > 100 && paused_plans > 50 && refusals > 1_000,
+        "restores {restores}, mid-approval {mid_approval}, mid-results {mid_results}, paused plans {paused_plans}, refusals {refusals}"
     );
+}
+
+#[test]
+fn a_session_at_its_standing_approvals_cap_still_snapshots_what_it_restores() {
+    // Sessions a grant short of the cap (as a long-lived one gets), forged here
+    // rather than driven there: ten thousand approvals take a while.
+    let grants: Vec<Value<'static>> =
+        (0..MAX_GRANTS - 1).map(|i| args(&format!(r#"{{"tool":"old{i}","basis":{{"by":"tool"}}}}"#))).collect();
+    let mut reached = Reached::default();
+    for seed in support::seeds(4) {
+        let mut rng = Rng::seeded(seed);
+        let mut near = document(&Session::new(random_config(&mut rng)));
+        set(&mut near, &["grants"], Value::Array(grants.clone()));
+        let start = Session::restore(&resealed(near)).expect("a live session could reach it");
+        drive(seed, &mut rng, start, 150, 30, &mut reached);
+    }
+    assert_eq!(reached.grants, MAX_GRANTS, "the drives reach the cap");
 }
 
 /// A driven session: a text-tracked plan, a todo list, a proposal waiting.

@@ -15,6 +15,10 @@ use crate::text::{cap, find, one_line};
 use crate::trail::reasoning::describe_args;
 
 const JUSTIFICATION_CAP: usize = 200;
+
+/// Standing approvals a session keeps (and a snapshot holds) at most: each is one tool
+/// (or rule) the user allowed, so this many is far past any real use.
+pub const MAX_GRANTS: usize = 10_000;
 const RESULT_CAP: usize = 8_000;
 
 /// What a tool call needs before it runs.

@@ -235,7 +235,7 @@ impl Session {
             goal: goal.clone(),
             plan: plan.clone(),
             created_at_ms: now,
-            expires_at_ms: now + f64::from(self.config.plan_review.ttl_minutes) * 60_000.0,
+            expires_at_ms: (now + f64::from(self.config.plan_review.ttl_minutes) * 60_000.0).min(f64::MAX),
         };
         self.pending_review = Some(review.clone());
         self.emit(EventKind::PlanReviewRequested {}, now);

@@ -36,7 +36,7 @@ use crate::plan::recorded::PlanState;
 use crate::plan::steps::{PlanStatus, StepPlan};
 use crate::plan::todos::Todo;
 use crate::prompts::{self};
-use crate::session::approval::{ApproveOptions, Grant, Proposal, ProposalStatus, RejectOptions, Scope};
+use crate::session::approval::{ApproveOptions, Grant, Proposal, ProposalStatus, RejectOptions, Scope, MAX_GRANTS};
 use crate::session::config::{SessionConfig, TodoDialect};
 use crate::session::continuation::{ReportedProgress, Status};
 use crate::session::events::{Event, EventKind, MAX_EVENTS};
@@ -121,6 +121,11 @@ impl Session {
     /// on the plan: it goes to the model behind a `<plan_feedback>` block, once.
     pub fn begin_turn(&mut self, mut input: BeginTurn) -> Result<TurnStart> {
         let now = input.now_ms;
+        // Turn numbers never repeat: a proposal of an abandoned turn must never pass for
+        // one of the next.
+        let number = self.turns.checked_add(1).ok_or_else(|| {
+            Error::invalid_state("beginTurn", "this session has begun as many turns as it can count: start a new one")
+        })?;
         if self.turn.as_ref().is_some_and(|t| t.open) {
             self.emit(EventKind::TurnAbandoned {}, now);
         }
@@ -135,7 +140,7 @@ impl Session {
         let review = input.review.take().or(own).filter(|r| r.expires_at_ms > now);
         let paused = self.step_plan.as_ref().is_some_and(|p| p.status == PlanStatus::Paused);
         let resume = paused && intent::is_continue(&input.message);
-        self.turns = self.turns.saturating_add(1);
+        self.turns = number;
         let mut message = input.message.clone();
         if resume {
             let (done, next) = self.done_and_next();
@@ -179,13 +184,15 @@ impl Session {
 
     /// Takes a model response and decides what happens next.
     pub fn handle_model_response(&mut self, response: ModelResponse, now: f64) -> Result<Decision> {
-        let turn = self.turn_for_model("handleModelResponse")?;
+        // Every check before the first change: a refused response uses no iteration.
+        self.ready_for_model("handleModelResponse")?;
+        check_unique_ids(&response.tool_calls)?;
+        check_argument_limits(&response.tool_calls)?;
+        let turn = self.turn_mut()?;
         turn.iterations = turn.iterations.saturating_add(1);
         let (iteration, stuck_out) = (turn.iterations, turn.stuck_out);
         let timed_out = turn.elapsed(now) >= f64::from(self.config.timeout_ms);
         let withheld = iteration >= self.config.max_iterations;
-        check_unique_ids(&response.tool_calls)?;
-        check_argument_limits(&response.tool_calls)?;
 
         let text = response.text.unwrap_or_default();
         let (answer, wants_more) = match self.config.continuation_protocol.enabled {
@@ -273,16 +280,27 @@ impl Session {
     /// "always"` allows its tool (or the rule that caught it) for the rest of the session.
     pub fn approve(&mut self, action_id: &str, options: ApproveOptions, now: f64) -> Result<ApprovalOutcome> {
         let index = self.pending_proposal(action_id)?;
+        let always = options.scope == Scope::Always;
+        let proposal = &self.proposals[index];
+        let grant = Grant { tool: proposal.tool.clone(), basis: proposal.basis.clone() };
+        let new_grant = always && !self.grants.contains(&grant);
+        if new_grant && self.grants.len() >= MAX_GRANTS {
+            let why = format!(
+                "This session already keeps {MAX_GRANTS} standing approvals; approve this call once, or start a new session"
+            );
+            return Err(Error::invalid_options(
+                "options",
+                vec![Issue::custom(why, vec![PathSegment::Key("scope".into())])],
+            ));
+        }
+        if new_grant {
+            self.grants.push(grant);
+        }
         let proposal = &mut self.proposals[index];
         proposal.status = ProposalStatus::Approved;
         let edited = options.edited_args.is_some();
         if let Some(args) = options.edited_args {
             proposal.args = host_args(args);
-        }
-        let always = options.scope == Scope::Always;
-        let grant = Grant { tool: proposal.tool.clone(), basis: proposal.basis.clone() };
-        if always && !self.grants.contains(&grant) {
-            self.grants.push(grant);
         }
         self.resolved(index, edited, always, now)
     }
@@ -338,8 +356,9 @@ impl Session {
         self.plan.as_ref()
     }
 
-    /// The open turn, when the model may be called: no result or approval awaited.
-    fn turn_for_model(&mut self, call: &str) -> Result<&mut Turn> {
+    /// Refuses `call` unless a turn is open and the model may be called: no result or
+    /// approval awaited.
+    fn ready_for_model(&self, call: &str) -> Result<()> {
         let awaiting_approval = self.awaiting_approval();
         let expected = match &self.turn {
             Some(turn) if turn.open && turn.pending.iter().any(|p| !p.answered) => {
@@ -353,7 +372,7 @@ impl Session {
         };
         match expected {
             Some(expected) => Err(Error::invalid_state(call, expected)),
-            None => self.turn_mut(),
+            None => Ok(()),
         }
     }
 

@@ -7,6 +7,7 @@ use crate::session::approval::{Basis, Proposal, ProposalStatus};
 use crate::session::events::EventKind;
 use crate::session::exchange::{ApprovalOutcome, Decision, ToolCall, MAX_TOOL_CALLS};
 
+use super::turn::span;
 use super::{approval, arguments, Pending, Session};
 
 /// Proposals kept (of every turn) to answer `approve`/`reject` precisely: the pending
@@ -71,7 +72,7 @@ impl Session {
         }
         let turn = self.turn_mut()?;
         if let Some(at) = turn.paused_at.take() {
-            turn.waited_ms += (now - at).max(0.0);
+            turn.waited_ms = (turn.waited_ms + span(at, now)).min(f64::MAX);
         }
         let mut replies = std::mem::take(&mut turn.rejections);
         self.settle(&mut replies, iteration, now)?;

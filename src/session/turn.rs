@@ -97,7 +97,14 @@ impl Turn {
     /// The agent's time in this turn: since it started, less the time spent waiting for
     /// approvals.
     pub(crate) fn elapsed(&self, now: f64) -> f64 {
-        let waiting = self.paused_at.map_or(0.0, |at| (now - at).max(0.0));
-        now - self.started_at - self.waited_ms - waiting
+        let waiting = self.paused_at.map_or(0.0, |at| span(at, now));
+        span(self.started_at, now) - self.waited_ms - waiting
     }
+}
+
+/// The time from `from` to `to`, none if `to` comes first, and finite however far apart
+/// the two are (times come from the host: two finite ones can be more than `f64::MAX`
+/// apart, and an infinite sum would not survive a snapshot).
+pub(crate) fn span(from: f64, to: f64) -> f64 {
+    (to - from).clamp(0.0, f64::MAX)
 }

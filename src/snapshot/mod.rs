@@ -29,9 +29,10 @@ use crate::json::write_string;
 use crate::plan::planner::PlannerState;
 use crate::plan::recorded::PlanState;
 use crate::plan::steps::StepPlan;
-use crate::session::approval::{Grant, Proposal, ProposalStatus};
+use crate::session::approval::{Grant, Proposal, ProposalStatus, MAX_GRANTS};
 use crate::session::config::{SessionConfig, TodoDialect};
 use crate::session::continuation::ReportedProgress;
+use crate::session::exchange::MAX_TOOL_CALLS;
 use crate::session::review::PlanReview;
 use crate::session::stuck::StuckDetector;
 use crate::session::{Session, Turn, PROPOSALS_KEPT};
@@ -78,7 +79,7 @@ pub struct SessionSnapshot {
     #[schemars(length(max = PROPOSALS_KEPT))]
     pub proposals: Vec<Proposal>,
     /// Standing approvals (`scope: "always"`).
-    #[schemars(length(max = 10_000))]
+    #[schemars(length(max = MAX_GRANTS))]
     pub grants: Vec<Grant>,
     /// A plan review waiting for the user's next message.
     pub pending_review: Option<PlanReview>,
@@ -275,6 +276,9 @@ impl Session {
         }
         if self.proposals.iter().filter(|p| p.turn == turn.number).count() > turn.proposed as usize {
             return Some("it kept more proposals than it made");
+        }
+        if u64::from(turn.proposed) > u64::from(turn.iterations) * MAX_TOOL_CALLS as u64 {
+            return Some("it made more proposals than its responses had calls");
         }
         let awaiting = self.proposals.iter().any(|p| p.turn == turn.number && p.status == ProposalStatus::Pending);
         if !turn.open && (!turn.pending.is_empty() || awaiting) {
