@@ -314,6 +314,9 @@ fn cline_task_progress_on_any_call_replaces_the_list_and_the_call_runs_as_it_is(
     };
     assert_eq!((calls.len(), replies.len()), (1, 0), "the host runs the call, task_progress and all");
     assert!(matches!(&calls[0].args, Value::Object(members) if members.iter().any(|(k, _)| k == "task_progress")));
+    // The checklist says how things stand once the call has run: it counts from its result.
+    assert!(statuses(&d).is_empty());
+    d.results(vec![ok("e1", "added 200 packages")]);
     assert_eq!(
         statuses(&d),
         [
@@ -323,7 +326,6 @@ fn cline_task_progress_on_any_call_replaces_the_list_and_the_call_runs_as_it_is(
         ],
         "the first unchecked item is the current one"
     );
-    d.results(vec![ok("e1", "added 200 packages")]);
     let Decision::Continue { message, .. } = d.respond("Dependencies are in.", vec![]) else { panic!() };
     assert!(message.contains("pass task_progress with every item checked ([x])"), "{message}");
     // A call without the parameter, or with no checklist in it, leaves the list alone.

@@ -1,14 +1,16 @@
 //! A session under hostile or careless input: a refused call changes nothing, whatever a
 //! live session reaches a snapshot restores, forged counters cannot bring back what
-//! ended, and text that only looks like control controls nothing.
+//! ended, text that only looks like control controls nothing, and a checklist counts
+//! only once the call it rides on has run.
 
 mod support;
 
 use planloop::error::ErrorCode;
 use planloop::json::value::Value;
 use planloop::plan::steps::PlanStatus;
+use planloop::plan::todos::TodoStatus;
 use planloop::session::approval::{ApproveOptions, RejectOptions, Scope, ToolPolicy, MAX_GRANTS};
-use planloop::session::config::SessionConfig;
+use planloop::session::config::{SessionConfig, TodoDialect, TodoMode};
 use planloop::session::events::EventKind;
 use planloop::session::exchange::{BeginTurn, Decision, ModelResponse, ToolCallInput};
 use planloop::session::Session;
@@ -235,4 +237,78 @@ fn markup_or_data_that_says_continue_does_not_resume_a_paused_plan_but_the_user_
         assert!(start.message.len() > message.len(), "{message}: the resume block comes first");
         assert_eq!(d.count(|e| matches!(e, EventKind::PlanResumed { .. })), 1, "{message}");
     }
+}
+
+// A checklist counts once its call has run ---------------------------------------------
+
+const FOUND: &str = "- [x] Find the build\\n- [ ] Deploy to prod";
+const DEPLOYED: &str = "- [x] Find the build\\n- [x] Deploy to prod";
+
+fn cline(mode: TodoMode) -> Drive {
+    let policy = ToolPolicy { read: vec!["read_file".into()], ..ToolPolicy::default() };
+    let config =
+        SessionConfig { todo_dialects: vec![TodoDialect::TaskProgress], todo_mode: mode, tools: policy, ..config() };
+    let mut d = Drive::new(config);
+    d.begin("Deploy the build");
+    let read = format!(r#"{{"path":"build.txt","task_progress":"{FOUND}"}}"#);
+    d.act("", vec![call("r", "read_file", &read)]);
+    d
+}
+
+fn statuses(d: &Drive) -> Vec<TodoStatus> {
+    d.session.todos().iter().map(|t| t.status).collect()
+}
+
+#[test]
+fn a_checklist_on_a_rejected_call_changes_nothing_in_either_todo_mode() {
+    for mode in [TodoMode::Answer, TodoMode::Observe] {
+        let mut d = cline(mode);
+        assert_eq!(statuses(&d), [TodoStatus::Completed, TodoStatus::InProgress], "{mode:?}");
+        let deploy = format!(r#"{{"env":"prod","task_progress":"{DEPLOYED}"}}"#);
+        let Decision::AwaitApproval { proposals, .. } = d.respond("", vec![call("d", "deploy", &deploy)]) else {
+            panic!("{mode:?}: the deploy waits")
+        };
+        assert_eq!(statuses(&d), [TodoStatus::Completed, TodoStatus::InProgress], "{mode:?}: not before it runs");
+        let now = d.tick(1000.0);
+        d.session.reject(&proposals[0].action_id, RejectOptions { message: None }, now).unwrap();
+        assert_eq!(statuses(&d), [TodoStatus::Completed, TodoStatus::InProgress], "{mode:?}: rejected");
+        let decision = d.respond("Deployed.", vec![]);
+        assert!(matches!(decision, Decision::Continue { .. }), "{mode:?}: {decision:?}");
+    }
+}
+
+#[test]
+fn a_checklist_counts_once_its_call_ran_and_not_when_the_call_failed() {
+    for mode in [TodoMode::Answer, TodoMode::Observe] {
+        let mut d = cline(mode);
+        let deploy = format!(r#"{{"env":"prod","task_progress":"{DEPLOYED}"}}"#);
+        // A read that fails: its checklist is not how things stand.
+        let failed_read = format!(r#"{{"path":"x","task_progress":"{DEPLOYED}"}}"#);
+        d.respond("", vec![call("f", "read_file", &failed_read)]);
+        d.results(vec![support::failed("f", "no such file")]);
+        assert_eq!(statuses(&d), [TodoStatus::Completed, TodoStatus::InProgress], "{mode:?}: failed call");
+        // Approved (with edited arguments that keep the checklist) and answered: it counts.
+        let Decision::AwaitApproval { proposals, .. } = d.respond("", vec![call("d", "deploy", &deploy)]) else {
+            panic!()
+        };
+        let now = d.tick(1000.0);
+        let outcome = d.session.approve(&proposals[0].action_id, once(), now).unwrap();
+        assert!(matches!(outcome.resumed, Some(Decision::RunTools { .. })));
+        assert_eq!(statuses(&d), [TodoStatus::Completed, TodoStatus::InProgress], "{mode:?}: not yet answered");
+        d.results(vec![ok("d", "deployed")]);
+        assert_eq!(statuses(&d), [TodoStatus::Completed, TodoStatus::Completed], "{mode:?}: ran");
+        assert!(matches!(d.respond("Deployed.", vec![]), Decision::Finalize { .. }), "{mode:?}");
+    }
+}
+
+#[test]
+fn a_checklist_edited_away_on_approval_is_not_taken() {
+    let mut d = cline(TodoMode::Answer);
+    let deploy = format!(r#"{{"env":"prod","task_progress":"{DEPLOYED}"}}"#);
+    let Decision::AwaitApproval { proposals, .. } = d.respond("", vec![call("d", "deploy", &deploy)]) else { panic!() };
+    let now = d.tick(1000.0);
+    let edited = ApproveOptions { edited_args: Some(args(r#"{"env":"staging"}"#)), scope: Scope::Once };
+    d.session.approve(&proposals[0].action_id, edited, now).unwrap();
+    d.results(vec![ok("d", "deployed to staging")]);
+    assert_eq!(statuses(&d), [TodoStatus::Completed, TodoStatus::InProgress]);
 }

@@ -99,21 +99,16 @@ impl Session {
         self.config.todo_dialects.iter().copied().filter(answered).collect()
     }
 
-    /// Cline's `task_progress` checklist on a call's arguments, when that dialect is on:
-    /// one with items becomes the list (the call itself goes on as it is).
-    fn track_progress(&mut self, args: &Value<'_>, iteration: u32, now: f64) {
+    /// Cline's `task_progress` checklist on a call's arguments, when that dialect is on,
+    /// to follow once the call has run: the checklist says how things stand after the
+    /// call, so a call that is rejected, fails or never runs changes nothing.
+    pub(super) fn progress_of(&self, args: &Value<'_>) -> Option<Observed> {
         if !self.config.todo_dialects.contains(&TodoDialect::TaskProgress) {
-            return;
+            return None;
         }
-        let Some(Value::String(progress)) = args.get("task_progress") else { return };
-        let args = DialectArgs::TaskProgress(dialects::TaskProgressArgs { task_progress: progress.to_string() });
-        if let Ok(Request::Replace { todos, note, .. }) = dialects::request(args, self.planner.todos()) {
-            if !todos.is_empty() {
-                let before = self.planner.todos().to_vec();
-                self.planner.replace(WriteTodos { todos, focus: None, note }, now);
-                self.todos_replaced(TodoDialect::TaskProgress, &before, iteration, now);
-            }
-        }
+        let Some(Value::String(progress)) = args.get("task_progress") else { return None };
+        let args = Value::Object(vec![("task_progress".into(), Value::String(progress.to_string().into()))]);
+        Some(Observed { dialect: TodoDialect::TaskProgress, args })
     }
 
     /// `dialect` when its calls are observed rather than answered (planloop always
@@ -123,19 +118,22 @@ impl Session {
         observe.then_some(dialect)
     }
 
-    /// Follows an observed todo call that its own tool answered without an error: the
-    /// list becomes what the call made it. A call planloop cannot read (which the tool
-    /// would have refused too) changes nothing.
+    /// Follows an observed todo call (or a checklist riding on a call) that its own tool
+    /// answered without an error: the list becomes what the call made it. A call
+    /// planloop cannot read (which the tool would have refused too), or a checklist with
+    /// no items, changes nothing.
     pub(super) fn follow(&mut self, observed: Observed, answer: &str, iteration: u32, now: f64) {
         let dialect = observed.dialect;
         let read = validated(dialect_schema(dialect), &observed.args).ok().and_then(|valid| valid.ok());
         let Some(args) = read.and_then(|value| dialect_args(dialect, value).ok()) else { return };
         let request = dialects::request_answered(args, self.planner.todos(), Some(answer));
-        if let Ok(Request::Replace { todos, note, .. }) = request {
-            let before = self.planner.todos().to_vec();
-            self.planner.replace(WriteTodos { todos, focus: None, note }, now);
-            self.todos_replaced(dialect, &before, iteration, now);
+        let Ok(Request::Replace { todos, note, .. }) = request else { return };
+        if dialect.is_parameter() && todos.is_empty() {
+            return;
         }
+        let before = self.planner.todos().to_vec();
+        self.planner.replace(WriteTodos { todos, focus: None, note }, now);
+        self.todos_replaced(dialect, &before, iteration, now);
     }
 
     pub(super) fn builtin(&self, name: &str) -> Option<BuiltIn> {
@@ -174,7 +172,6 @@ impl Session {
         let mut proposals = Vec::new();
         for call in host_calls {
             let args = host_args(call.args);
-            self.track_progress(&args, iteration, now);
             let observed = TodoDialect::for_tool(&call.name, &self.config.todo_dialects).and_then(|d| self.observed(d));
             let (class, basis) = self.config.tools.classify(&call.name, &args, &self.grants);
             // Another agent's todo tool only keeps a list: it runs without asking.
@@ -185,7 +182,8 @@ impl Session {
             }
             self.log.record_act(&call.name, &&args, iteration, now)?;
             let signature = signature(&call.name, &args);
-            let observed = observed.map(|dialect| Observed { dialect, args: args.clone() });
+            let observed =
+                observed.map(|dialect| Observed { dialect, args: args.clone() }).or_else(|| self.progress_of(&args));
             let pending = Pending {
                 id: call.id.clone(),
                 name: call.name.clone(),

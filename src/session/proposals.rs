@@ -65,7 +65,7 @@ impl Session {
                 signature,
                 approved: true,
                 answered: false,
-                observed: None,
+                observed: self.progress_of(&p.args),
             };
             self.turn_mut()?.pending.push(pending);
             calls.push(ToolCall { id: p.call_id.clone(), name: p.tool.clone(), args: p.args.clone() });
