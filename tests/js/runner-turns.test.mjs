@@ -1,34 +1,17 @@
 // The reference chain runner under a careless host: sends that overlap (a double click, a
 // send during a slow save or an approval wait), and a model, tool, approval callback or
 // store that throws. Turns never cross, and the conversation the store holds is always
-// one a provider accepts: every assistant tool call answered, no two assistant messages
-// in a row.
+// one a provider accepts (support/conversation.mjs).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { ChainRunner } from "../../target/www/runner/chain.js";
+import { assertWellFormed, checkingStore, strictModel } from "./support/conversation.mjs";
 import { planloop } from "./support/pkg.mjs";
 
 const { Session } = planloop;
 
 const tick = (ms = 5) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Throws unless `messages` is a conversation an OpenAI-compatible provider accepts. */
-function assertWellFormed(messages, where) {
-  let open = new Set();
-  let previous = null;
-  for (const [i, m] of messages.entries()) {
-    if (m.role === "tool") {
-      assert.ok(open.delete(m.toolCallId), `${where}: message ${i} answers ${m.toolCallId}, which is not open`);
-    } else {
-      assert.equal(open.size, 0, `${where}: message ${i} (${m.role}) comes before ${[...open]} were answered`);
-      assert.ok(!(m.role === "assistant" && previous === "assistant"), `${where}: two assistant messages in a row at ${i}`);
-      if (m.role === "assistant") open = new Set(m.toolCalls.map((c) => c.id));
-    }
-    previous = m.role;
-  }
-  assert.equal(open.size, 0, `${where}: ${[...open]} never answered`);
-}
 
 /** A model that answers each request by the last user message it sees, after a delay. */
 function echoModel(delay = 5) {
@@ -42,21 +25,6 @@ function echoModel(delay = 5) {
       await tick(delay);
       return { text: `answer to ${last}`, toolCalls: [] };
     },
-  };
-}
-
-/** A store that checks every conversation it is given. */
-function checkingStore(saveDelay = 0) {
-  const saved = [];
-  return {
-    saved,
-    async save(text) {
-      await tick(saveDelay);
-      const { messages } = JSON.parse(text);
-      assertWellFormed(messages, `save ${saved.length + 1}`);
-      saved.push(messages);
-    },
-    load: () => null,
   };
 }
 
@@ -162,7 +130,7 @@ test("when the model, the approval callback or the store throws, the error reach
     assertWellFormed(runner.messages, `after the ${what} threw`);
     assert.equal(runner.busy, false, what);
     // The runner takes the next message as a new turn.
-    const healthy = new ChainRunner({ session: runner.session, model: { complete: async () => ({ text: "Back.", toolCalls: [] }) } });
+    const healthy = new ChainRunner({ session: runner.session, model: strictModel(() => ({ text: "Back.", toolCalls: [] })) });
     healthy.messages = runner.messages;
     assert.equal((await healthy.send("again")).answer, "Back.", what);
     assertWellFormed(healthy.messages, `the turn after the ${what} threw`);

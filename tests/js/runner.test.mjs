@@ -7,6 +7,7 @@ import { test } from "node:test";
 
 import { ChainRunner } from "../../target/www/runner/chain.js";
 import { openAIChatModel } from "../../target/www/runner/openai.js";
+import { assertWellFormed } from "./support/conversation.mjs";
 import { planloop } from "./support/pkg.mjs";
 
 const { Session } = planloop;
@@ -62,6 +63,7 @@ test("a whole turn over an OpenAI-compatible endpoint: nudge, approval, answer, 
     });
     const outcome = await runner.send("Summarize the Q3 note");
     assert.deepEqual(outcome, { type: "finalize", answer: "The summary is in summary.md.", exitReason: "final_answer" });
+    assertWellFormed(runner.messages, "after the turn");
 
     // What the endpoint saw: auth, the planner tools' schemas from planloop, the system prompt.
     assert.equal(requests.length, 5);
@@ -86,6 +88,7 @@ test("a whole turn over an OpenAI-compatible endpoint: nudge, approval, answer, 
     const again = new ChainRunner({ session: new Session(), model: openAIChatModel({ baseUrl, model: "scripted" }), store: { load: () => stored, save: () => {} } });
     assert.equal(await again.restore((snapshot) => Session.restore(snapshot)), true);
     assert.deepEqual(again.messages, runner.messages);
+    assertWellFormed(JSON.parse(stored).messages, "saved");
     assert.deepEqual(again.session.snapshot(), runner.session.snapshot());
   } finally {
     server.close();
@@ -97,6 +100,7 @@ test("an endpoint error reaches the caller with its status, and nothing is half-
   try {
     const runner = new ChainRunner({ session: new Session(), model: openAIChatModel({ baseUrl, model: "scripted" }) });
     await assert.rejects(runner.send("Hello"), /chat completions answered 500: script exhausted/);
+    assertWellFormed(runner.messages, "after the error");
   } finally {
     server.close();
   }
