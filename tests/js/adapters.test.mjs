@@ -1,7 +1,7 @@
 // The LangChain.js and AI SDK adapters against the real libraries (the AI SDK in both
 // supported majors, 6 and 7), each with its own scripted test model (no network):
 // planloop's tool definitions reach the model, tool calls come back, tool results go in
-// as each library's own messages, a turn finishes.
+// as each library's own messages, a turn finishes, and ids a model repeats are told apart.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
@@ -15,6 +15,7 @@ import { aiSdkChatModel } from "../../target/www/runner/ai-sdk.js";
 import { ChainRunner } from "../../target/www/runner/chain.js";
 import { langChainChatModel } from "../../target/www/runner/langchain.js";
 import { generated } from "./support/ai-sdk.mjs";
+import { assertWellFormed } from "./support/conversation.mjs";
 import { planloop } from "./support/pkg.mjs";
 
 const { Session } = planloop;
@@ -23,9 +24,11 @@ const todos = (second) => ({ todos: [{ id: "find", content: "Find the Q3 note", 
 const search = { definition: { name: "search", description: "Search the notes", parameters: { type: "object", properties: { query: { type: "string" } } } }, run: () => "finance/q3.md" };
 
 /** Runs one turn through `model` and returns its outcome. */
-function runTurn(model) {
+async function runTurn(model) {
   const runner = new ChainRunner({ session: new Session({ tools: { read: ["search"] } }), model, tools: [search], now: () => 1000 });
-  return runner.send("Summarize the Q3 note");
+  const outcome = await runner.send("Summarize the Q3 note");
+  assertWellFormed(runner.messages, "after the turn");
+  return outcome;
 }
 
 const finished = { type: "finalize", answer: "Q3 revenue rose 4%.", exitReason: "final_answer" };
@@ -72,6 +75,17 @@ test("LangChain.js: bindTools gets planloop's schemas; AIMessage.tool_calls and 
   assert.deepEqual(second.filter((m) => m instanceof ToolMessage).map((m) => m.tool_call_id), ["c1", "c2"]);
   assert.deepEqual(second.find((m) => m instanceof AIMessage).tool_calls.map((c) => c.id), ["c1", "c2"]);
   assert.match(model.seen[2].at(-1).content, /^<plan-continuation>/, "the early stop was answered with a nudge");
+});
+
+test("LangChain.js: tool calls without an id, in response after response, each get one of their own", async () => {
+  const searching = () => new AIMessage({ content: "", tool_calls: [{ name: "search", args: { query: "Q3" } }, { name: "search", args: { query: "Q4" } }] });
+  const model = new ScriptedChatModel([searching(), searching(), new AIMessage({ content: "Q3 revenue rose 4%." })]);
+  assert.deepEqual(await runTurn(langChainChatModel(model)), finished);
+  // What LangChain was given last: every call and its answer under one id of its own.
+  const last = model.seen.at(-1);
+  const calls = last.filter((m) => m instanceof AIMessage).flatMap((m) => m.tool_calls.map((c) => c.id));
+  assert.equal(new Set(calls).size, 4, calls.join(" "));
+  assert.deepEqual(last.filter((m) => m instanceof ToolMessage).map((m) => m.tool_call_id), calls);
 });
 
 /** The AI SDK adapter bound to AI SDK 6 (installed as `ai-v6`), as a user of 6 gets it. */
@@ -128,3 +142,15 @@ for (const [major, Mock, adapter] of majors) {
     assert.match(calls[2].prompt.at(-1).content[0].text, /^<plan-continuation>/);
   });
 }
+
+test("AI SDK: a tool call id repeated from an earlier response gets one of its own", async () => {
+  const model = new MockLanguageModelV4({
+    doGenerate: [generated({ calls: [["c1", "search", { query: "Q3" }]] }), generated({ calls: [["c1", "search", { query: "Q4" }]] }), generated({ text: "Q3 revenue rose 4%." })],
+  });
+  assert.deepEqual(await runTurn(aiSdkChatModel(model)), finished);
+  const prompt = model.doGenerateCalls.at(-1).prompt;
+  const parts = (role) => prompt.filter((m) => m.role === role).flatMap((m) => m.content);
+  const calls = parts("assistant").filter((p) => p.type === "tool-call").map((p) => p.toolCallId);
+  assert.equal(new Set(calls).size, 2, calls.join(" "));
+  assert.deepEqual(parts("tool").map((p) => p.toolCallId), calls);
+});

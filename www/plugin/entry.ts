@@ -3,5 +3,5 @@
 // inlined, plus the reference chain runner and its OpenAI-compatible adapter. One file,
 // no fetch, no fs, no init step.
 export * from "planloop";
-export { ChainRunner } from "planloop/runner";
+export { ChainRunner, ResponseRefusedError } from "planloop/runner";
 export { openAIChatModel } from "planloop/runner/openai";

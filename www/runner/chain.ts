@@ -15,11 +15,9 @@ import type {
   ToolMessage,
 } from "planloop";
 
-/** One message of the conversation, in the shape every adapter maps from. */
-export type ChatMessage =
-  | { role: "system" | "user"; content: string }
-  | { role: "assistant"; content: string | null; toolCalls: ToolCall[] }
-  | { role: "tool"; toolCallId: string; name: string; content: string; isError: boolean };
+import { type ChatMessage, callIds, distinctIds, mend, readConversation } from "./conversation.js";
+
+export type { ChatMessage };
 
 /** What the runner asks of a model: the conversation and the tools it may call now. */
 export interface ChatRequest {
@@ -76,6 +74,22 @@ interface Saved {
   messages: ChatMessage[];
 }
 
+/** A model response the session refused (planloop's error is the `cause`: more calls than a
+ * response may carry, arguments nested too deep, a call without a name…). The runner keeps
+ * it out of the conversation, so no call of it is left unanswered, and ends the turn with
+ * this error, as when the model throws; the next `send` starts afresh. */
+export class ResponseRefusedError extends Error {
+  override name = "ResponseRefusedError" as const;
+  readonly code = "response_refused" as const;
+  /** The response as the session was given it (ids made distinct). */
+  readonly response: ModelResponse;
+
+  constructor(response: ModelResponse, cause: unknown) {
+    super(`the session refused the model's response: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.response = response;
+  }
+}
+
 export class ChainRunner {
   session: Session;
   messages: ChatMessage[] = [];
@@ -97,28 +111,33 @@ export class ChainRunner {
     return this.running > 0;
   }
 
-  /** Restores the session and the conversation from the store, if it holds one. */
+  /** Restores the session and the conversation from the store, if it holds one. A saved
+   * conversation a provider would refuse (one written before this runner kept it well-formed)
+   * is mended; what is not a conversation at all is refused with a TypeError, and the
+   * runner keeps what it had. */
   restore(restore: (snapshot: unknown) => Session): Promise<boolean> {
     return this.serialized(async () => {
       const text = await this.options.store?.load();
       if (text == null) return false;
-      const saved = JSON.parse(text) as Saved;
-      this.session = restore(saved.snapshot);
-      this.messages = saved.messages;
+      const saved = JSON.parse(text) as Partial<Saved> | null;
+      const messages = mend(readConversation(saved?.messages), "No result was saved for this call.");
+      this.session = restore(saved?.snapshot);
+      this.messages = messages;
       return true;
     });
   }
 
   /** Runs one user message to its end: an answer, a pause, a failure or a plan review.
    * Messages sent while one is running wait their turn, in order: two turns never mix.
-   * When the model, a tool, the approval callback or the store throws, the conversation
-   * is left well-formed (every tool call answered) before the error reaches the caller. */
+   * When the model, a tool, the approval callback or the store throws, or the session
+   * refuses a response (`ResponseRefusedError`) or a result, the conversation is left
+   * well-formed (every tool call answered) before the error reaches the caller. */
   send(message: string): Promise<TurnOutcome> {
     return this.serialized(async () => {
       try {
         return await this.turn(message);
       } catch (error) {
-        this.closeDangling("Not run: the turn stopped with an error.");
+        this.messages = mend(this.messages, "No result: the turn stopped with an error.");
         throw error;
       }
     });
@@ -138,14 +157,21 @@ export class ChainRunner {
     this.messages.push({ role: "user", content: start.message });
     let toolsWithheld = start.next.toolsWithheld;
     for (;;) {
-      const response = await this.options.model.complete(this.request(toolsWithheld));
+      const answer = await this.options.model.complete(this.request(toolsWithheld));
+      const response: ModelResponse = { text: answer.text ?? null, toolCalls: distinctIds(answer.toolCalls ?? [], callIds(this.messages)) };
+      let decision: Decision | null;
+      try {
+        decision = this.session.handleModelResponse(response, this.now());
+      } catch (cause) {
+        throw new ResponseRefusedError(response, cause);
+      }
+      // Only a response the session took joins the conversation.
       this.messages.push({ role: "assistant", content: response.text ?? null, toolCalls: calls(response) });
-      let decision: Decision | null = this.session.handleModelResponse(response, this.now());
       while (decision?.type === "awaitApproval") decision = await this.settle(decision);
       const outcome = await this.follow(decision);
       // A turn can end with calls of its last response not run (a limit, a model stuck
       // in a loop): each gets a result saying so before the conversation is saved.
-      if (outcome.done) this.closeDangling("Not run: the turn ended before this call ran.");
+      if (outcome.done) this.messages = mend(this.messages, "Not run: the turn ended before this call ran.");
       this.flush();
       await this.save();
       if (outcome.done) return outcome.done;
@@ -221,19 +247,6 @@ export class ChainRunner {
       }
     }
     this.append(this.session.handleToolResults(results, this.now()).messages);
-  }
-
-  /** A stopped turn can leave tool calls of the last assistant message without results;
-   * providers refuse such a history, so each gets one saying it did not run. */
-  private closeDangling(content: string): void {
-    let at = this.messages.length - 1;
-    while (at >= 0 && this.messages[at].role !== "assistant") at -= 1;
-    const last = this.messages[at];
-    if (last?.role !== "assistant") return;
-    const answered = new Set(this.messages.slice(at + 1).flatMap((m) => (m.role === "tool" ? [m.toolCallId] : [])));
-    for (const call of last.toolCalls) {
-      if (!answered.has(call.id)) this.messages.push({ role: "tool", toolCallId: call.id, name: call.name, content, isError: true });
-    }
   }
 
   private append(messages: ToolMessage[]): void {
