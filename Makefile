@@ -40,7 +40,8 @@ bench: build
 # text helpers against std) FACTOR times as long (default 100), then the JS ones: the zod
 # differential test over PAYLOADS payloads (default 5,000,000), and the crossings over
 # CROSSINGS session turns (default 300,000) and COMPOSES composePrompt inputs
-# (default 1,000,000). PLANLOOP_FUZZ_SEED=<n> repeats a run.
+# (default 1,000,000), and DRIVES careless drives of a session (default 50,000).
+# PLANLOOP_FUZZ_SEED=<n> repeats a run.
 fuzz: build
 	@seed=$${PLANLOOP_FUZZ_SEED:-$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}; \
 	echo "make fuzz: PLANLOOP_FUZZ_SEED=$$seed (set it to repeat this run)"; \

@@ -5,12 +5,16 @@
 // - the crossings (tests/js/crossings.test.mjs): CROSSINGS random turns (one to three
 //   responses and their tool results; default 300,000), each run the ways its inputs may
 //   cross and the general way, and COMPOSES composePrompt inputs (default 1,000,000),
-//   composed both ways.
+//   composed both ways;
+// - the careless drives (tests/js/drives.test.mjs): DRIVES sessions (default 50,000) driven
+//   with refused calls and far times, each refusal checked to change nothing and each
+//   snapshot to restore and decide the same.
 // Prints a progress line as it goes and, at the end, the first disagreements in full;
 // exits 1 if there was any.
 import { inspect } from "node:util";
 
 import { composeCrossings, crossings } from "../tests/js/support/crossings.mjs";
+import { drives } from "../tests/js/support/drives.mjs";
 import { fuzz } from "../tests/js/support/fuzz.mjs";
 
 /** A count from the environment, or `fallback`. */
@@ -27,6 +31,7 @@ function count(name, fallback) {
 const payloads = count("PAYLOADS", 5_000_000);
 const cases = count("CROSSINGS", 300_000);
 const composes = count("COMPOSES", 1_000_000);
+const driven = count("DRIVES", 50_000);
 const seed = Number(process.env.PLANLOOP_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const n = (x) => x.toLocaleString("en");
 const plural = (x, what) => `${n(x)} ${what}${x === 1 ? "" : "s"}`;
@@ -51,5 +56,6 @@ function phase(name, total, fuzzer, describe) {
 const found =
   phase("zod differential (payloads)", payloads, fuzz, (r) => `${n(r.accepted)} accepted by zod`) +
   phase("crossings (turns)", cases, crossings, (r) => `shaped ${JSON.stringify(r.shapes)}`) +
-  phase("crossings (composePrompt inputs)", composes, composeCrossings, (r) => JSON.stringify(r.outcomes));
+  phase("crossings (composePrompt inputs)", composes, composeCrossings, (r) => JSON.stringify(r.outcomes)) +
+  phase("careless drives", driven, drives, (r) => JSON.stringify(r.reached));
 process.exit(found === 0 ? 0 : 1);
