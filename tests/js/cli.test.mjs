@@ -2,9 +2,9 @@
 // over recorded sessions, and the Claude Code Stop hook end to end, as Claude Code calls
 // it (the hook's JSON on stdin, a session file on disk).
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync, existsSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync, existsSync, readFileSync, readdirSync, rmSync, symlinkSync, utimesSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 
@@ -99,6 +99,20 @@ function claudeSession(statuses, { cut = false } = {}) {
   return cut ? text + '{"type":"assistant","message":{"id":"m3"' : text;
 }
 
+/** `planloop` run without waiting for it, to run several at once. */
+function planloopAsync(args, stdin) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args]);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (data) => (stdout += data));
+    child.stderr.on("data", (data) => (stderr += data));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
 function hookIn(dir, content, event = "Stop") {
   const path = join(dir, "session.jsonl");
   writeFileSync(path, content);
@@ -162,4 +176,75 @@ test("audit reads a Codex CLI rollout: update_plan calls, their outputs and the 
   assert.deepEqual([report.agent, report.model, report.turns], ["codex", "gpt-5-codex", 3]);
   assert.deepEqual(report.todos, { done: 0, total: 2 });
   assert.deepEqual(report.refusedStops.map((s) => s.turn), [3], "it answered with the plan unfinished");
+});
+
+test("hooks run at once on one transcript: none fails, no count is lost, the limit holds", async () => {
+  const dir = scratchDir("planloop-hook-");
+  const input = hookIn(dir, claudeSession(["completed", "in_progress", "pending"]));
+  const state = join(dir, "session.jsonl.planloop.json");
+  const blocks = (runs) =>
+    runs.filter((run) => {
+      assert.equal(run.code, 0, run.stderr);
+      return run.stdout !== "" && JSON.parse(run.stdout).decision === "block";
+    }).length;
+  let given = 0;
+  for (let round = 0; round < 6; round++) {
+    given += blocks(await Promise.all([1, 2, 3, 4].map(() => planloopAsync(["hook", "claude-code", "--max-continuations", "1000"], input))));
+    assert.deepEqual(JSON.parse(readFileSync(state, "utf8")), { blocked: given }, `after round ${round + 1}`);
+  }
+  assert.equal(given, 24);
+  rmSync(state);
+  const capped = await Promise.all([1, 2, 3, 4, 5].map(() => planloopAsync(["hook", "claude-code", "--max-continuations", "3"], input)));
+  assert.equal(blocks(capped), 3);
+  assert.deepEqual(JSON.parse(readFileSync(state, "utf8")), { blocked: 3 });
+  assert.deepEqual(readdirSync(dir).sort(), ["session.jsonl", "session.jsonl.planloop.json"], "no lock or temporary file is left");
+});
+
+test("a lock left behind by a hook that died does not hold the next one", () => {
+  const dir = scratchDir("planloop-hook-");
+  const input = hookIn(dir, claudeSession(["in_progress", "pending"]));
+  // Lock files are `<count file>.lock.<time>.<pid>.<machine>.<random>`, the machine being
+  // the FNV-1a hash of the host name in base 36.
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < hostname().length; i++) hash = Math.imul(hash ^ hostname().charCodeAt(i), 0x01000193) >>> 0;
+  const dead = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout;
+  const lock = (ticket) => join(dir, `session.jsonl.planloop.json.lock.${ticket}`);
+  writeFileSync(lock(`000000001.${dead}.${hash.toString(36)}.aaaa`), "");
+  // One from another machine, untouched for an hour.
+  writeFileSync(lock("000000002.1.elsewhere.bbbb"), "");
+  utimesSync(lock("000000002.1.elsewhere.bbbb"), new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+  const run = planloop(["hook", "claude-code"], input);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(JSON.parse(run.stdout).decision, "block");
+  assert.deepEqual(readdirSync(dir).sort(), ["session.jsonl", "session.jsonl.planloop.json"]);
+});
+
+test("the Stop hook never writes through a link where its count is kept", () => {
+  const dir = scratchDir("planloop-hook-");
+  const outside = scratchDir("planloop-outside-");
+  const input = hookIn(dir, claudeSession(["in_progress", "pending"]));
+  const state = join(dir, "session.jsonl.planloop.json");
+  // A link to another file that reads as a count, then a link to nowhere.
+  writeFileSync(join(outside, "other.json"), '{"blocked":0}\n');
+  symlinkSync(join(outside, "other.json"), state);
+  const linked = planloop(["hook", "claude-code"], input);
+  assert.equal(readFileSync(join(outside, "other.json"), "utf8"), '{"blocked":0}\n', "the link's target is left alone");
+  assert.deepEqual([linked.code, linked.stdout], [1, ""], "no block on a count planloop cannot trust");
+  assert.match(linked.stderr, /session\.jsonl\.planloop\.json: /);
+  rmSync(state);
+  symlinkSync(join(outside, "created.json"), state);
+  assert.equal(planloop(["hook", "claude-code"], input).stdout, "");
+  assert.deepEqual(readdirSync(outside), ["other.json"], "nothing is created outside the transcript's folder");
+});
+
+test("the Stop hook's limit holds whatever its count file says", () => {
+  const dir = scratchDir("planloop-hook-");
+  const input = hookIn(dir, claudeSession(["in_progress", "pending"]));
+  const state = join(dir, "session.jsonl.planloop.json");
+  for (const forged of ['{"blocked":-1000000}', '{"blocked":-1e308}', '{"blocked":1.5}', '{"blocked":"0"}', '{"blocked":null}', "[]", "{", ""]) {
+    writeFileSync(state, forged);
+    const run = planloop(["hook", "claude-code", "--max-continuations", "2"], input);
+    assert.deepEqual([run.code, run.stdout], [0, ""], `no continuation on ${forged}`);
+    assert.equal(readFileSync(state, "utf8"), forged);
+  }
 });

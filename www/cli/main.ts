@@ -3,11 +3,12 @@
 //   planloop audit [--json] [--policy FILE] PATH…   what planloop would have decided over
 //                                                  recorded sessions (files or folders)
 //   planloop hook claude-code                      a Claude Code Stop / SubagentStop hook
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 import type { ToolPolicy } from "planloop";
 
+import { hook, type Outcome } from "./hook.js";
 import { replay, type Report } from "./replay.js";
 import { readTranscripts, UnreadableLine } from "./transcripts.js";
 
@@ -18,13 +19,6 @@ const USAGE = `usage:
   planloop hook claude-code [--max-continuations N]
       A Claude Code Stop hook: reads the hook's JSON on stdin and blocks a stop while
       the session's todo list is unfinished.`;
-
-/** The command's outcome: what to print, and the exit code. */
-interface Outcome {
-  stdout: string;
-  stderr: string;
-  code: number;
-}
 
 /** Runs `planloop` with `args`; `stdin` is read only by the hook. */
 export function run(args: string[], stdin: () => string): Outcome {
@@ -119,38 +113,6 @@ function table(reports: Report[]): string {
     }
   }
   return out;
-}
-
-/** How many stops a session's hook has blocked, kept beside its transcript. */
-function stateFile(transcript: string): string {
-  return `${transcript}.planloop.json`;
-}
-
-function hook(args: string[], input: string): Outcome {
-  const at = args.indexOf("--max-continuations");
-  const max = at >= 0 ? Number(args[at + 1]) : 5;
-  if (!Number.isInteger(max) || max < 0) throw new Error("--max-continuations takes a whole number");
-  let event: { transcript_path?: unknown; agent_transcript_path?: unknown; hook_event_name?: unknown };
-  try {
-    event = JSON.parse(input) as typeof event;
-  } catch {
-    throw new Error("the hook's input on stdin is not JSON");
-  }
-  const path = event.hook_event_name === "SubagentStop" && typeof event.agent_transcript_path === "string" ? event.agent_transcript_path : event.transcript_path;
-  if (typeof path !== "string" || !existsSync(path)) throw new Error("the hook's input names no transcript that exists");
-  // A transcript cut off mid-line (still being written) is read up to its last whole line.
-  const content = readFileSync(path, "utf8");
-  const whole = content.endsWith("\n") ? content : content.slice(0, content.lastIndexOf("\n") + 1);
-  const [transcript] = readTranscripts(path, whole);
-  const allow: Outcome = { stdout: "", stderr: "", code: 0 };
-  if (!transcript) return allow;
-  const { decision } = replay(transcript, { maxPlanContinuations: 1_000 });
-  if (decision?.type !== "continue") return allow;
-  const state = stateFile(path);
-  const blocked = existsSync(state) ? Number((JSON.parse(readFileSync(state, "utf8")) as { blocked?: unknown }).blocked) || 0 : 0;
-  if (blocked >= max) return allow;
-  writeFileSync(state, JSON.stringify({ blocked: blocked + 1 }) + "\n");
-  return { stdout: `${JSON.stringify({ decision: "block", reason: decision.message })}\n`, stderr: "", code: 0 };
 }
 
 if (require.main === module) {
