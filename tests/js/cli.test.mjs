@@ -3,7 +3,7 @@
 // it (the hook's JSON on stdin, a session file on disk).
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync, existsSync, readFileSync, readdirSync, rmSync, symlinkSync, utimesSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync, existsSync, readFileSync, readdirSync, rmSync, symlinkSync, utimesSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
@@ -43,13 +43,22 @@ test("audit --json reports each recorded session: todos, refused stops, a cut-of
   assert.equal(byName("claude_code_todo.jsonl#1").last, "finalize");
 });
 
-test("audit prints a table, a progress line over several files, and what planloop would have sent", () => {
+test("audit prints a table and what planloop would have sent; a progress line only on a terminal", () => {
   const { code, stdout, stderr } = planloop(["audit", traces]);
   assert.equal(code, 0);
   assert.match(stdout.split("\n")[0], /^session\s+agent\s+model\s+turns\s+todos\s+stops refused at/);
   assert.match(stdout, /codex_update_plan\.jsonl#1 .* 2\/3 +85 /);
   assert.match(stdout, /codex_update_plan\.jsonl#1, turn 85: planloop would have sent\n  <plan-continuation>/);
-  assert.match(stderr, /\[4\/4\] .*sweagent_fc\.jsonl/);
+  // Piped (a log, CI): no progress run together into one line.
+  assert.equal(stderr, "");
+});
+
+test("audit shows its progress on a terminal", { skip: !existsSync("/usr/bin/script") && "no script(1) to give it a terminal" }, () => {
+  // script(1) runs the command on a pseudo-terminal: stderr is a TTY there.
+  const command = [process.execPath, bin, "audit", traces].map((word) => `'${word}'`).join(" ");
+  const run = spawnSync("/usr/bin/script", ["-qec", command, "/dev/null"], { encoding: "utf8" });
+  assert.equal(run.status, 0, run.stdout);
+  assert.match(run.stdout, /\[4\/4\] [^\n]*sweagent_fc\.jsonl/);
 });
 
 test("audit --policy reports the calls a policy would have held for approval", () => {
@@ -81,8 +90,44 @@ test("audit names the file and line it cannot read, and exits 1", () => {
   const { code, stderr } = planloop(["audit", file]);
   assert.equal(code, 1);
   assert.match(stderr, /broken\.jsonl:2: not JSON/);
-  assert.equal(planloop(["audit", join(dir, "missing")]).code, 2);
   assert.equal(planloop(["frobnicate"]).code, 2);
+  // A file that is no log at all: its first 20 lines, then a count.
+  writeFileSync(join(dir, "notes.jsonl"), "not json\n".repeat(25));
+  const notes = planloop(["audit", join(dir, "notes.jsonl")]);
+  assert.equal(notes.code, 1);
+  assert.equal(notes.stderr.split("\n").filter(Boolean).length, 21);
+  assert.match(notes.stderr, /notes\.jsonl:20: not JSON.*\n.*notes\.jsonl: 5 more lines not read\n$/);
+});
+
+test("audit reports each path it cannot read, never walks a link loop, and audits the rest", () => {
+  const dir = scratchDir("planloop-cli-");
+  const logs = join(dir, "logs");
+  mkdirSync(logs);
+  writeFileSync(join(logs, "a.jsonl"), claudeSession(["completed"]));
+  symlinkSync(".", join(logs, "loop"));
+  symlinkSync("self", join(logs, "self"));
+  symlinkSync(join(dir, "nowhere"), join(logs, "dangling.jsonl"));
+  const { code, stdout, stderr } = planloop(["audit", "--json", logs, join(dir, "missing")]);
+  assert.equal(code, 1, stderr);
+  const reports = JSON.parse(stdout);
+  assert.deepEqual(reports.map((r) => r.file), [join(logs, "a.jsonl")], "a.jsonl, once");
+  for (const path of [join(logs, "self"), join(logs, "dangling.jsonl"), join(dir, "missing")]) {
+    assert.ok(stderr.includes(`${path}: `), `${path} is reported in:\n${stderr}`);
+  }
+});
+
+test("audit reads past a byte order mark, reports each bad line and goes on with the next", () => {
+  const dir = scratchDir("planloop-cli-");
+  const lines = claudeSession(["completed", "in_progress"]).split("\n");
+  // A bad line between the TodoWrite call and its result.
+  const file = join(dir, "bom.jsonl");
+  writeFileSync(file, `\uFEFF${[lines[0], lines[1], "{cut", ...lines.slice(2)].join("\n")}`);
+  const { code, stdout, stderr } = planloop(["audit", "--json", file]);
+  assert.equal(code, 1);
+  assert.match(stderr, /bom\.jsonl:3: not JSON/);
+  assert.doesNotMatch(stderr, /bom\.jsonl:1/);
+  const [report] = JSON.parse(stdout);
+  assert.deepEqual([report.turns, report.todos], [2, { done: 1, total: 2 }], "the lines after the bad one are read");
 });
 
 /** A Claude Code session file: the user's request, a TodoWrite, its result, then text. */
@@ -246,5 +291,121 @@ test("the Stop hook's limit holds whatever its count file says", () => {
     const run = planloop(["hook", "claude-code", "--max-continuations", "2"], input);
     assert.deepEqual([run.code, run.stdout], [0, ""], `no continuation on ${forged}`);
     assert.equal(readFileSync(state, "utf8"), forged);
+  }
+});
+
+test("audit reads a Cline task: the task_progress checklist of its calls, its answers and the task", () => {
+  const dir = scratchDir("planloop-cli-");
+  const task = join(dir, "tasks", "1769053680585");
+  mkdirSync(task, { recursive: true });
+  const environment = { type: "text", text: "<environment_details>\n# Current Working Directory (/work/cards) Files\nActionSystem.cs\n\n# Current Mode\nACT MODE\n</environment_details>" };
+  const steps = ["Review ActionSystem.cs", "Review the game actions", "Add BeginTurnGA", "Add DiscardCardGA", "Add DestroyCardGA", "Add ModifyCardGA", "Add EditCardGA", "Add test cards", "Run the golden tests"];
+  const progress = (done) => steps.map((step, i) => `- [${i < done ? "x" : " "}] ${step}`).join("\n");
+  const modelInfo = { modelId: "claude-sonnet-4-5-20250929", providerId: "anthropic", mode: "act" };
+  const call = (id, name, input, text) => ({
+    role: "assistant",
+    content: [{ type: "thinking", thinking: "Next I read the file.", signature: "c2ln" }, ...(text ? [{ type: "text", text }] : []), { type: "tool_use", id, name, input }],
+    modelInfo,
+    metrics: { tokens: { prompt: 10, completion: 120, cached: 9000 } },
+  });
+  const answer = (label, output) => ({ role: "user", content: [{ type: "text", text: `[${label}] Result:\n${output}` }, environment] });
+  const history = [
+    {
+      role: "user",
+      content: [
+        { type: "text", text: "<task>\nAdd the missing game actions to the card game\n</task>" },
+        { type: "text", text: "\n# task_progress RECOMMENDED\n\nWhen starting a new task, it is recommended to include a todo list using the task_progress parameter.\n" },
+        environment,
+      ],
+    },
+    call("toolu_01", "read_file", { path: "ActionSystem.cs", task_progress: progress(0) }, "I'll start by reading the action system."),
+    answer("read_file for 'ActionSystem.cs'", "public class ActionSystem {}"),
+    call("toolu_02", "read_file", { path: "DrawCardGA.cs" }),
+    answer("read_file for 'DrawCardGA.cs'", "public class DrawCardGA : GameAction {}"),
+    call("toolu_03", "write_to_file", { absolutePath: "/work/cards/BeginTurnGA.cs", content: "public class BeginTurnGA : GameAction {}", task_progress: progress(2) }),
+    answer("write_to_file for '/work/cards/BeginTurnGA.cs'", "The content was successfully saved to /work/cards/BeginTurnGA.cs."),
+    { role: "assistant", content: [{ type: "text", text: "I have added BeginTurnGA; the other actions follow the same pattern." }], modelInfo },
+  ];
+  writeFileSync(join(task, "api_conversation_history.json"), JSON.stringify(history));
+  writeFileSync(join(task, "ui_messages.json"), "[]");
+  const { code, stdout, stderr } = planloop(["audit", "--json", dir]);
+  assert.equal(code, 0, stderr);
+  const [report] = JSON.parse(stdout);
+  assert.deepEqual([report.agent, report.model, report.turns], ["cline", "claude-sonnet-4-5-20250929", 4]);
+  assert.deepEqual(report.todos, { done: 2, total: 9 });
+  assert.deepEqual(report.refusedStops.map((s) => s.turn), [4], "it stopped with 7 steps to go");
+  assert.match(report.refusedStops[0].message, /Your goal:\nAdd the missing game actions to the card game\n/);
+});
+
+test("audit reads Factory Droid's TodoWrite, its numbered list included, in Droid's own session files", () => {
+  const dir = scratchDir("planloop-cli-");
+  const line = (id, role, content) => JSON.stringify({ type: "message", id, timestamp: "2026-01-28T16:57:01.391Z", message: { role, content } });
+  const session = [
+    JSON.stringify({ type: "session_start", id: "7df5bcf0", title: "Inspect the repository", sessionTitle: "Inspect the repository", owner: "me", version: 2, cwd: "/work/app" }),
+    line("m1", "user", [{ type: "text", text: "Inspect the repository and summarize it" }]),
+    line("m2", "assistant", [{ type: "tool_use", id: "call_1", name: "TodoWrite", input: { todos: "1. [in_progress] Inspect repository contents" } }]),
+    line("m3", "user", [{ type: "tool_result", tool_use_id: "call_1", content: "Todos have been modified successfully." }]),
+    JSON.stringify({ type: "todo_state", id: "t1", timestamp: "2026-01-28T16:57:02.000Z", todos: { todos: "1. [in_progress] Inspect repository contents" }, messageIndex: 2 }),
+    line("m4", "assistant", [{ type: "tool_use", id: "call_2", name: "TodoWrite", input: { todos: "1. [completed] Inspect repository contents" } }]),
+    line("m5", "user", [{ type: "tool_result", tool_use_id: "call_2", content: "Todos have been modified successfully." }]),
+    line("m6", "assistant", [{ type: "text", text: "The repository holds a small web app." }]),
+  ];
+  writeFileSync(join(dir, "7df5bcf0.jsonl"), session.join("\n") + "\n");
+  // The same numbered list in planloop's trace format, and Claude Code's list form beside it.
+  const trace = (todos) => JSON.stringify({
+    agent: "droid",
+    model: [],
+    turns: [
+      { role: "user", text: "go" },
+      { role: "assistant", text: "", tool_calls: [{ id: "a", name: "TodoWrite", args: { todos } }], tool_results: [{ tool_call_id: "a", content: "ok" }] },
+    ],
+  });
+  writeFileSync(join(dir, "traces.jsonl"), `${trace("1. [completed] Read\n2. [in_progress] Write")}\n${trace([{ content: "Read", status: "completed", activeForm: "Reading" }])}\n`);
+  const { code, stdout, stderr } = planloop(["audit", "--json", dir]);
+  assert.equal(code, 0, stderr);
+  const reports = JSON.parse(stdout);
+  assert.deepEqual(reports.map((r) => [r.agent, r.todos]), [
+    ["droid", { done: 1, total: 1 }],
+    ["droid", { done: 1, total: 2 }],
+    ["droid", { done: 1, total: 1 }],
+  ]);
+});
+
+test("audit replays calls that have no recorded result as unanswered and goes on", () => {
+  const dir = scratchDir("planloop-cli-");
+  // A Cursor agent transcript: tool calls without ids and without results.
+  const line = (role, content) => JSON.stringify({ role, message: { content } });
+  const cursor = [
+    line("user", [{ type: "text", text: "<user_query>\nFix the failing build\n</user_query>" }]),
+    line("assistant", [{ type: "text", text: "Let me look." }, { type: "tool_use", name: "read_file", input: { path: "package.json" } }, { type: "tool_use", name: "read_file", input: { path: "tsconfig.json" } }]),
+    line("assistant", [{ type: "tool_use", name: "run_terminal_cmd", input: { command: "npm run build" } }]),
+    line("assistant", [{ type: "text", text: "The build passes now." }]),
+  ];
+  writeFileSync(join(dir, "cursor.jsonl"), cursor.join("\n") + "\n");
+  const turn = (id) => ({ role: "assistant", text: "", tool_calls: [{ id, name: "read", args: {} }], tool_results: [] });
+  const record = { agent: "cursor", model: [], turns: [{ role: "user", text: "go" }, turn("a"), turn("b"), { role: "assistant", text: "done", tool_calls: [], tool_results: [] }] };
+  writeFileSync(join(dir, "trace.jsonl"), JSON.stringify(record) + "\n");
+  const { code, stdout, stderr } = planloop(["audit", "--json", dir]);
+  assert.equal(code, 0, stderr);
+  const reports = JSON.parse(stdout);
+  assert.deepEqual(reports.map((r) => [r.agent, r.turns, r.unanswered, r.last]), [
+    ["cursor", 3, 3, "finalize"],
+    ["cursor", 3, 2, "finalize"],
+  ]);
+});
+
+test("audit takes the user's goal from Claude Code logs, not text a hook injected", () => {
+  const dir = scratchDir("planloop-cli-");
+  const lines = claudeSession(["completed", "in_progress"]).trimEnd().split("\n");
+  const injected = (content) => JSON.stringify({ type: "user", sessionId: "s1", isSidechain: false, message: { role: "user", content } });
+  const hook = "<user-prompt-submit-hook>Detected applicable skills: migrations. Read SKILL.md first.</user-prompt-submit-hook>";
+  writeFileSync(join(dir, "a.jsonl"), [lines[0], injected(hook), ...lines.slice(1)].join("\n") + "\n");
+  const prompt = JSON.stringify({ type: "user", sessionId: "s1", isSidechain: false, message: { role: "user", content: [{ type: "text", text: "Migrate the service" }, { type: "text", text: `<system-reminder>Today is Monday.</system-reminder>\n${hook}` }] } });
+  writeFileSync(join(dir, "b.jsonl"), [prompt, ...lines.slice(1)].join("\n") + "\n");
+  const { code, stdout } = planloop(["audit", "--json", dir]);
+  assert.equal(code, 0);
+  for (const report of JSON.parse(stdout)) {
+    assert.equal(report.refusedStops.length, 1, report.file);
+    assert.match(report.refusedStops[0].message, /Your goal:\nMigrate the service\n/, report.file);
   }
 });

@@ -6,8 +6,9 @@
 // anything: it is read and written by one hook at a time (./lock.ts), replaced whole
 // (a temporary file renamed over it, so no reader ever sees half of it), never through a
 // link, and never outside the transcript's folder.
-import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
 
+import { readText, why } from "./files.js";
 import { exclusively } from "./lock.js";
 import { replay } from "./replay.js";
 import { readTranscripts } from "./transcripts.js";
@@ -89,11 +90,16 @@ export function hook(args: string[], input: string): Outcome {
   }
   const path =
     event?.hook_event_name === "SubagentStop" && typeof event.agent_transcript_path === "string" ? event.agent_transcript_path : event?.transcript_path;
-  if (typeof path !== "string" || !existsSync(path)) throw new Error("the hook's input names no transcript that exists");
-  const content = readFileSync(path, "utf8");
+  if (typeof path !== "string" || path === "") throw new Error("the hook's input names no transcript");
+  let content: string;
+  try {
+    content = readText(path);
+  } catch (error) {
+    throw new Error(`${path}: ${why(error)}`);
+  }
   // A transcript cut off mid-line (still being written) is read up to its last whole line.
   const whole = content.endsWith("\n") ? content : content.slice(0, content.lastIndexOf("\n") + 1);
-  const [transcript] = readTranscripts(path, whole);
+  const [transcript] = readTranscripts(path, whole).transcripts;
   const allow: Outcome = { stdout: "", stderr: "", code: 0 };
   if (!transcript) return allow;
   const { decision } = replay(transcript, { maxPlanContinuations: 1_000 });

@@ -3,29 +3,39 @@
 //   planloop audit [--json] [--policy FILE] PATH…   what planloop would have decided over
 //                                                  recorded sessions (files or folders)
 //   planloop hook claude-code                      a Claude Code Stop / SubagentStop hook
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 
 import type { ToolPolicy } from "planloop";
 
+import { readText, sessionFiles, why } from "./files.js";
 import { hook, type Outcome } from "./hook.js";
 import { replay, type Report } from "./replay.js";
-import { readTranscripts, UnreadableLine } from "./transcripts.js";
+import { readTranscripts } from "./transcripts.js";
 
 const USAGE = `usage:
   planloop audit [--json] [--policy FILE] PATH...
-      Replays session logs (Claude Code .jsonl, Codex rollout-*.jsonl, planloop traces)
-      and prints what planloop would have decided. PATH may be a folder.
+      Replays session logs (Claude Code, Codex CLI, Cline, Factory Droid and Cursor logs,
+      planloop traces) and prints what planloop would have decided. PATH may be a folder.
+      A path, line or session it cannot read is reported on stderr and the rest is read;
+      the exit code is then 1. On a terminal, stderr shows which file is being read.
   planloop hook claude-code [--max-continuations N]
       A Claude Code Stop hook: reads the hook's JSON on stdin and blocks a stop while
       the session's todo list is unfinished.`;
 
-/** Runs `planloop` with `args`; `stdin` is read only by the hook. */
-export function run(args: string[], stdin: () => string): Outcome {
+/** What `planloop` may use beyond its arguments. */
+export interface Io {
+  /** The standard input, read only by the hook. */
+  stdin: () => string;
+  /** Shows which file the audit is reading, the `at`-th of `of` (on a terminal), or `undefined`. */
+  progress?: (at: number, of: number, file: string) => void;
+}
+
+/** Runs `planloop` with `args`. */
+export function run(args: string[], io: Io): Outcome {
   const [command, ...rest] = args;
   if (command === "hook" && rest[0] === "claude-code") {
     try {
-      return hook(rest.slice(1), stdin());
+      return hook(rest.slice(1), io.stdin());
     } catch (error) {
       // Exit code 2 would block the stop (and show Claude the error): a hook that fails
       // exits 1, which Claude Code reports and lets the stop happen.
@@ -33,26 +43,14 @@ export function run(args: string[], stdin: () => string): Outcome {
     }
   }
   try {
-    if (command === "audit") return audit(rest);
+    if (command === "audit") return audit(rest, io.progress);
   } catch (error) {
     return { stdout: "", stderr: `planloop: ${(error as Error).message}\n`, code: 2 };
   }
   return { stdout: "", stderr: `${USAGE}\n`, code: command === undefined || command === "--help" ? 0 : 2 };
 }
 
-/** Every .jsonl file under `path`, in name order. */
-function files(path: string): string[] {
-  if (!existsSync(path)) throw new Error(`${path}: no such file or folder`);
-  if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path)
-    .sort()
-    .flatMap((name) => {
-      const inner = join(path, name);
-      return statSync(inner).isDirectory() ? files(inner) : name.endsWith(".jsonl") ? [inner] : [];
-    });
-}
-
-function audit(args: string[]): Outcome {
+function audit(args: string[], progress: Io["progress"]): Outcome {
   let json = false;
   let tools: ToolPolicy | undefined;
   const paths: string[] = [];
@@ -62,31 +60,32 @@ function audit(args: string[]): Outcome {
     else paths.push(args[i]!);
   }
   if (paths.length === 0) return { stdout: "", stderr: `${USAGE}\n`, code: 2 };
-  const all = paths.flatMap(files);
+  // Whatever cannot be read is told, and the rest is read.
+  const problems: string[] = [];
+  const all = sessionFiles(paths, (problem) => problems.push(problem));
   const reports: Report[] = [];
-  let stderr = "";
   all.forEach((file, i) => {
-    if (all.length > 1 && !json) stderr += `\r[${i + 1}/${all.length}] ${file}`;
-    const failed = (what: string) => {
-      stderr += `${all.length > 1 && !json ? "\n" : ""}planloop: ${what}\n`;
-    };
+    progress?.(i + 1, all.length, file);
+    let content: string;
     try {
-      for (const transcript of readTranscripts(file, readFileSync(file, "utf8"))) {
-        // One session planloop cannot replay (a call it refuses) is reported, not fatal.
-        try {
-          reports.push(replay(transcript, { tools }).report);
-        } catch (error) {
-          failed(`${file}${transcript.label}: ${(error as Error).message}`);
-        }
-      }
+      content = readText(file);
     } catch (error) {
-      if (!(error instanceof UnreadableLine)) throw error;
-      failed(error.message);
+      problems.push(`${file}: ${why(error)}`);
+      return;
+    }
+    const reading = readTranscripts(file, content);
+    problems.push(...reading.problems);
+    for (const transcript of reading.transcripts) {
+      // One session planloop cannot replay (a call it refuses) is reported, not fatal.
+      try {
+        reports.push(replay(transcript, { tools }).report);
+      } catch (error) {
+        problems.push(`${file}${transcript.label}: ${(error as Error).message}`);
+      }
     }
   });
-  if (all.length > 1 && !json) stderr += "\n";
-  const unreadable = stderr.includes("planloop: ");
-  return { stdout: json ? `${JSON.stringify(reports, null, 2)}\n` : table(reports), stderr, code: unreadable ? 1 : 0 };
+  const stderr = problems.map((problem) => `planloop: ${problem}\n`).join("");
+  return { stdout: json ? `${JSON.stringify(reports, null, 2)}\n` : table(reports), stderr, code: problems.length > 0 ? 1 : 0 };
 }
 
 /** The reports as a table, then each refused stop. */
@@ -116,7 +115,20 @@ function table(reports: Report[]): string {
 }
 
 if (require.main === module) {
-  const outcome = run(process.argv.slice(2), () => readFileSync(0, "utf8"));
+  // On a terminal, one progress line rewritten in place; in a pipe or a log, none.
+  const terminal = process.stderr.isTTY === true;
+  // (The file cut to the terminal's width from the left, keeping its name: a line that
+  // wrapped could not be rewritten.)
+  const width = (process.stderr.columns || 80) - 1;
+  const progress = terminal
+    ? (at: number, of: number, file: string) => {
+        const count = `[${at}/${of}] `;
+        const room = Math.max(width - count.length, 10);
+        process.stderr.write(`\r\x1b[K${count}${file.length > room ? `…${file.slice(file.length - room + 1)}` : file}`);
+      }
+    : undefined;
+  const outcome = run(process.argv.slice(2), { stdin: () => readFileSync(0, "utf8"), progress });
+  if (terminal) process.stderr.write("\r\x1b[K");
   process.stdout.write(outcome.stdout);
   process.stderr.write(outcome.stderr);
   process.exitCode = outcome.code;

@@ -6,11 +6,17 @@
 import { Session } from "planloop";
 import type { Decision, Event, SessionConfig, ToolPolicy } from "planloop";
 
-import type { Transcript } from "./transcripts.js";
+import { MAX_CALLS, type Call, type Transcript } from "./log.js";
 
-/** Every dialect of a distinct tool name, as the recorded agents' own tools. */
+/**
+ * Every dialect of a distinct tool name, as the recorded agents' own tools. `TodoWrite` is
+ * read as Factory Droid's, which takes Claude Code's list as Claude Code does and Droid's
+ * numbered lines besides: a call is followed only once its own tool answered it without
+ * an error, so lines Claude Code refused change nothing here either. Cline's
+ * `task_progress` is a checklist on any call.
+ */
 const DIALECTS: SessionConfig["todoDialects"] = [
-  "TodoWrite",
+  "droid_TodoWrite",
   "update_plan",
   "update_todo_list",
   "task_tracker",
@@ -21,7 +27,12 @@ const DIALECTS: SessionConfig["todoDialects"] = [
   "TaskUpdate",
   "TaskList",
   "TaskGet",
+  "task_progress",
 ];
+
+/** What the replay gives a call the recording has no result for, when the recording goes
+ *  on after it: a failed call, so that nothing is taken from what it would have done. */
+const UNANSWERED = "(the recording has no result for this call)";
 
 /** Where planloop would have refused a stop. */
 export interface RefusedStop {
@@ -44,6 +55,8 @@ export interface Report {
   stuckWarnings: number;
   /** Calls the policy would have held for approval: `turn: tool`. */
   held: { turn: number; tool: string }[];
+  /** Calls the recording gives no result for (replayed as failed where it goes on). */
+  unanswered: number;
   /** The last decision, and whether the recording stopped before its results. */
   last: string;
 }
@@ -76,11 +89,15 @@ export function replay(transcript: Transcript, options: ReplayOptions = {}): { r
     overuseRefusals: 0,
     stuckWarnings: 0,
     held: [],
+    unanswered: 0,
     last: "none",
   };
   let now = 0;
   let open = false;
   let decision: Decision | undefined;
+  // Calls of the last response still waiting for a result, and how many it made run.
+  let waiting: Call[] = [];
+  let ran = 0;
   const events = (): void => {
     for (const event of session.drainEvents() as Event[]) {
       if (event.type === "PlannerRefused") report.overuseRefusals++;
@@ -90,15 +107,28 @@ export function replay(transcript: Transcript, options: ReplayOptions = {}): { r
   for (const turn of transcript.turns) {
     now += 1000;
     if (turn.role === "user" || !open) {
+      // (A turn begun anew leaves the calls it waited for behind, unanswered.)
       session.beginTurn({ message: turn.role === "user" ? turn.text.slice(0, 100_000) || "…" : "…", nowMs: now });
       open = true;
+      report.unanswered += waiting.length;
+      waiting = [];
       if (turn.role === "user") continue;
     }
+    if (waiting.length > 0) {
+      report.unanswered += waiting.length;
+      session.handleToolResults(waiting.map((call) => ({ id: call.id, output: UNANSWERED, isError: true })), now);
+      waiting = [];
+      events();
+    }
     report.turns++;
-    const calls = turn.calls.map((call) => ({ id: call.id.slice(0, 256) || `call_${report.turns}`, name: call.name.slice(0, 256) || "?", args: call.args }));
-    decision = session.handleModelResponse({ text: turn.text.slice(0, 1_000_000) || null, toolCalls: calls.slice(0, 256) }, now);
+    const calls = turn.calls.slice(0, MAX_CALLS).map((call, i) => ({
+      id: call.id.slice(0, 256) || `call_${report.turns}_${i + 1}`,
+      name: call.name.slice(0, 256) || "?",
+      args: call.args,
+    }));
+    decision = session.handleModelResponse({ text: turn.text.slice(0, 1_000_000) || null, toolCalls: calls }, now);
     // The calls that run: reads at once, held ones once approved.
-    const waiting = decision.type === "runTools" || decision.type === "awaitApproval" ? [...decision.calls] : [];
+    waiting = decision.type === "runTools" || decision.type === "awaitApproval" ? [...decision.calls] : [];
     if (decision.type === "awaitApproval") {
       for (const proposal of decision.proposals) report.held.push({ turn: report.turns, tool: proposal.tool });
       // The recording ran them: so does the replay.
@@ -112,15 +142,27 @@ export function replay(transcript: Transcript, options: ReplayOptions = {}): { r
       report.refusedStops.push({ turn: report.turns, message: decision.message });
     }
     if (decision.type === "finalize" || decision.type === "pause" || decision.type === "fail") open = false;
-    if (waiting.length > 0) {
-      const results = turn.results.filter((r) => waiting.some((c) => c.id === r.id));
-      if (results.length > 0) session.handleToolResults(results.map((r) => ({ id: r.id, output: r.output, isError: r.isError })), now);
-      if (results.length < waiting.length) report.last = `runTools with ${waiting.length - results.length} of ${waiting.length} calls unanswered (the recording stops)`;
+    ran = waiting.length;
+    // Each call's first recorded result, by the id the replay gave it.
+    const ids = new Map(turn.calls.slice(0, MAX_CALLS).map((call, i) => [call.id, calls[i]!.id]));
+    const runs = new Set(waiting.map((call) => call.id));
+    const results = new Map<string, { id: string; output: string; isError: boolean }>();
+    for (const result of turn.results) {
+      const id = ids.get(result.id);
+      if (id !== undefined && result.id !== "" && !results.has(id) && runs.has(id)) {
+        results.set(id, { id, output: result.output, isError: result.isError });
+      }
     }
+    if (results.size > 0) session.handleToolResults([...results.values()], now);
+    waiting = waiting.filter((call) => !results.has(call.id));
     events();
+  }
+  if (waiting.length > 0) {
+    report.unanswered += waiting.length;
+    report.last = `runTools with ${waiting.length} of ${ran} calls unanswered (the recording stops)`;
   }
   const todos = session.todos();
   report.todos = { done: todos.filter((t) => t.status === "completed").length, total: todos.length };
-  if (decision && !report.last.startsWith("runTools with")) report.last = decision.type;
+  if (decision && waiting.length === 0) report.last = decision.type;
   return { report, session, decision };
 }

@@ -1,85 +1,89 @@
-// Session logs of real agents, read into one shape for replay: Claude Code session files
-// (`~/.claude/projects/<project>/<session>.jsonl`), Codex CLI rollouts
-// (`rollout-*.jsonl`) and the normalised traces of planloop's own tests. Unknown entry
-// types are skipped, as the agents add new ones; a line that is not JSON is an error
-// that names its file and line.
+// Session logs of real agents, read into one shape for replay (./log.ts): Claude Code,
+// Factory Droid and Cursor session files (./messages.ts), Cline tasks (./cline.ts), Codex
+// CLI rollouts (`rollout-*.jsonl`) and the normalised traces of planloop's own tests.
+// Unknown entry types are skipped, as the agents add new ones. A file may start with a
+// byte order mark; a line that is not a JSON object is reported with its file and line,
+// and the reading goes on with the next one.
+import { cline } from "./cline.js";
+import { assistantTurn, isObject, resultText, text, type AssistantTurn, type Entry, type Transcript, type Turn } from "./log.js";
+import { messageLines } from "./messages.js";
 
-/** One tool call, as the model made it. */
-export interface Call {
-  id: string;
-  name: string;
-  args: unknown;
+/** The sessions read from one file, and what could not be read (`file:line: why`). */
+export interface Reading {
+  transcripts: Transcript[];
+  problems: string[];
 }
 
-/** One tool result, as the host gave it. */
-export interface Result {
-  id: string;
-  output: string;
-  isError: boolean;
+/** A line that could not be read, and why. */
+type Problem = [line: number, why: string];
+
+/** Lines of a file reported one by one; past them, a count (a file that is not a log at
+ *  all would otherwise give a line of complaint for each of its lines). */
+const REPORTED_LINES = 20;
+
+/** `problems` as `file:line: why`, in line order, at most `REPORTED_LINES` and a count. */
+function told(file: string, problems: Problem[]): string[] {
+  const sorted = problems.sort((a, b) => a[0] - b[0]);
+  const shown = sorted.slice(0, REPORTED_LINES).map(([line, why]) => `${file}:${line}: ${why}`);
+  if (sorted.length > REPORTED_LINES) shown.push(`${file}: ${sorted.length - REPORTED_LINES} more lines not read`);
+  return shown;
 }
 
-/** A user message, or one model response and the results of its calls. */
-export type Turn = { role: "user"; text: string } | { role: "assistant"; text: string; calls: Call[]; results: Result[] };
-
-/** One session of one agent. */
-export interface Transcript {
-  file: string;
-  /** Where in the file (a record's index, for files that hold several). */
-  label: string;
-  agent: string;
-  model: string;
-  turns: Turn[];
-}
-
-/** A line that could not be read. */
-export class UnreadableLine extends Error {
-  constructor(
-    readonly file: string,
-    readonly line: number,
-    why: string,
-  ) {
-    super(`${file}:${line}: ${why}`);
-  }
-}
-
-type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
-const text = (value: unknown): string => (typeof value === "string" ? value : "");
-
-/** Each line of `content` as JSON, with its line number; a broken line throws. */
-function* lines(file: string, content: string): Generator<[Json, number]> {
+/** Each line of `content` that is a JSON object, with its line number; each other line is
+ *  a problem. */
+function lines(content: string, problems: Problem[]): Entry[] {
+  const entries: Entry[] = [];
   let number = 0;
   for (const line of content.split("\n")) {
     number++;
     if (line.trim() === "") continue;
     let value: unknown;
+    let why = "not a JSON object";
     try {
       value = JSON.parse(line);
     } catch (error) {
-      throw new UnreadableLine(file, number, `not JSON (${(error as Error).message})`);
+      why = `not JSON (${(error as Error).message})`;
     }
-    if (!isObject(value)) throw new UnreadableLine(file, number, "not a JSON object");
-    yield [value, number];
+    if (isObject(value)) entries.push([value, number]);
+    else problems.push([number, why]);
   }
+  return entries;
 }
 
 /** The sessions in one file, whichever agent wrote it. */
-export function readTranscripts(file: string, content: string): Transcript[] {
-  const first = lines(file, content).next();
-  if (first.done) return [];
-  const [line] = first.value;
-  if (Array.isArray(line.turns)) return normalised(file, content);
-  if (typeof line.type === "string" && "payload" in line) return [codex(file, content)];
-  if (typeof line.type === "string") return [claudeCode(file, content)];
-  throw new UnreadableLine(file, first.value[1], "neither a Claude Code session, a Codex rollout nor a planloop trace");
+export function readTranscripts(file: string, content: string): Reading {
+  const body = content.startsWith("\uFEFF") ? content.slice(1) : content;
+  // A Cline task is one JSON array; the other logs are JSON Lines.
+  if (body.trimStart().startsWith("[")) {
+    let messages: unknown;
+    try {
+      messages = JSON.parse(body);
+    } catch (error) {
+      return { transcripts: [], problems: [`${file}: not JSON (${(error as Error).message})`] };
+    }
+    return { transcripts: Array.isArray(messages) ? [cline(file, messages)] : [], problems: [] };
+  }
+  const problems: Problem[] = [];
+  const entries = lines(body, problems);
+  const reading = (transcripts: Transcript[]): Reading => ({ transcripts, problems: told(file, problems) });
+  const first = entries[0];
+  if (!first) return reading([]);
+  const [line, number] = first;
+  if (Array.isArray(line.turns)) return reading(normalised(file, entries, problems));
+  if (typeof line.type === "string" && "payload" in line) return reading([codex(file, entries)]);
+  if (typeof line.type === "string" || (typeof line.role === "string" && isObject(line.message))) return reading([messageLines(file, entries)]);
+  problems.push([number, "not a session log planloop reads (Claude Code, Codex, Cline, Factory Droid, Cursor or a planloop trace)"]);
+  return reading([]);
 }
 
 /** planloop's trace format: one record per line (`../shared/traces/README.md`). */
-function normalised(file: string, content: string): Transcript[] {
+function normalised(file: string, entries: Entry[], problems: Problem[]): Transcript[] {
   const transcripts: Transcript[] = [];
-  for (const [record, number] of lines(file, content)) {
-    if (!Array.isArray(record.turns)) throw new UnreadableLine(file, number, "a trace record without turns");
+  for (const [record, number] of entries) {
+    if (!Array.isArray(record.turns)) {
+      problems.push([number, "a trace record without turns"]);
+      continue;
+    }
     const turns: Turn[] = [];
     for (const turn of record.turns as unknown[]) {
       if (!isObject(turn)) continue;
@@ -101,70 +105,20 @@ function normalised(file: string, content: string): Transcript[] {
   return transcripts;
 }
 
-/** The text of a tool result's content: a string, or text blocks. */
-function resultText(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content.map((block) => (isObject(block) ? text(block.text) : "")).join("\n");
-}
-
-/** A Claude Code session file: the main thread (sub-agent lines are left to theirs). */
-function claudeCode(file: string, content: string): Transcript {
-  const turns: Turn[] = [];
-  let model = "";
-  let last: (Turn & { role: "assistant" }) | undefined;
-  let lastId: unknown;
-  const pending = new Map<string, Turn & { role: "assistant" }>();
-  for (const [line] of lines(file, content)) {
-    if (line.isSidechain === true || !isObject(line.message)) continue;
-    const message = line.message;
-    const blocks = Array.isArray(message.content) ? message.content.filter(isObject) : [];
-    if (line.type === "assistant") {
-      if (typeof message.model === "string" && message.model !== "<synthetic>") model = message.model;
-      // One response may be written as several lines that share its id.
-      if (!last || message.id === undefined || message.id !== lastId) {
-        last = { role: "assistant", text: "", calls: [], results: [] };
-        turns.push(last);
-      }
-      lastId = message.id;
-      for (const block of blocks) {
-        if (block.type === "text") last.text += (last.text ? "\n" : "") + text(block.text);
-        if (block.type === "tool_use") {
-          last.calls.push({ id: text(block.id), name: text(block.name), args: block.input ?? {} });
-          pending.set(text(block.id), last);
-        }
-      }
-    } else if (line.type === "user") {
-      const results = blocks.filter((b) => b.type === "tool_result");
-      for (const result of results) {
-        const id = text(result.tool_use_id);
-        pending.get(id)?.results.push({ id, output: resultText(result.content), isError: result.is_error === true });
-      }
-      const said = typeof message.content === "string" ? message.content : blocks.filter((b) => b.type === "text").map((b) => text(b.text)).join("\n");
-      // (A Stop hook's feedback is not the user's: the turn goes on.)
-      if (results.length === 0 && said.trim() !== "" && line.isMeta !== true && !said.startsWith("Stop hook feedback:")) {
-        turns.push({ role: "user", text: said });
-        last = undefined;
-      }
-    }
-  }
-  return { file, label: "", agent: "claude-code", model, turns };
-}
-
 /** A Codex CLI rollout: its function calls, their outputs and the messages between. */
-function codex(file: string, content: string): Transcript {
+function codex(file: string, entries: Entry[]): Transcript {
   const turns: Turn[] = [];
   let model = "";
-  let last: (Turn & { role: "assistant" }) | undefined;
-  const pending = new Map<string, Turn & { role: "assistant" }>();
+  let last: AssistantTurn | undefined;
+  const pending = new Map<string, AssistantTurn>();
   const assistant = () => {
     if (!last) {
-      last = { role: "assistant", text: "", calls: [], results: [] };
+      last = assistantTurn();
       turns.push(last);
     }
     return last;
   };
-  for (const [line] of lines(file, content)) {
+  for (const [line] of entries) {
     const payload = isObject(line.payload) ? line.payload : {};
     if (line.type === "turn_context" && typeof payload.model === "string") model = payload.model;
     if (line.type !== "response_item") continue;
