@@ -141,6 +141,10 @@ fn a_session_keeps_at_most_the_grants_a_snapshot_holds_and_refuses_one_more_clea
                 }
             }
         }
+        if round % 8 == 7 {
+            let snapshot = session.snapshot_json().unwrap();
+            Session::restore_json(&snapshot).unwrap_or_else(|e| panic!("after {tool} grants: {e}"));
+        }
         // Answer the approved calls so the next response may come.
         let ids: Vec<String> = (0..256).map(|i| format!("{round}-{i}")).collect();
         session.handle_tool_results(ids.iter().map(|id| ok(id, "done")).collect(), 4.0).unwrap();
