@@ -304,6 +304,128 @@ fn claude_code_tasks_are_the_fold_of_their_calls_several_in_one_response() {
     assert_eq!(d.session.todos()[0].status, TodoStatus::Completed);
 }
 
+/// A session with `TodoWrite` and Claude Code's task tools on, sharing one list.
+fn todo_write_and_tasks() -> Drive {
+    let dialects = vec![
+        TodoDialect::TodoWrite,
+        TodoDialect::TaskCreate,
+        TodoDialect::TaskUpdate,
+        TodoDialect::TaskList,
+        TodoDialect::TaskGet,
+    ];
+    let mut d = Drive::new(SessionConfig { todo_dialects: dialects, max_iterations: 100_000, ..config() });
+    d.begin("Fix the flaky tests");
+    d
+}
+
+/// The id a `TaskCreate` answer names.
+fn announced(answer: &str) -> String {
+    let id = answer.strip_prefix("Task #").expect(answer);
+    id[..id.find(" created successfully: ").expect(answer)].to_owned()
+}
+
+#[test]
+fn task_ids_after_a_todo_write_list_with_the_largest_number_name_their_own_tasks() {
+    let mut d = todo_write_and_tasks();
+    let list = r#"{"todos":[{"id":"0","content":"Zero","status":"pending"},{"id":"18446744073709551615","content":"Max","status":"pending"}]}"#;
+    replies_to(&mut d, vec![call("w", "TodoWrite", list), call("b", "bash", "{}")]);
+    let create =
+        |id: &str, subject: &str| call(id, "TaskCreate", &format!(r#"{{"subject":"{subject}","description":"…"}}"#));
+    let replies = replies_to(&mut d, vec![create("c1", "First"), create("c2", "Second")]);
+    let ids: Vec<String> = replies.iter().map(|r| announced(r)).collect();
+    assert_eq!(ids, ["1", "2"], "{replies:?}");
+    for (n, (id, subject)) in ids.iter().zip(["First", "Second"]).enumerate() {
+        let update = call(&format!("u{n}"), "TaskUpdate", &format!(r#"{{"taskId":"{id}","status":"completed"}}"#));
+        assert_eq!(
+            replies_to(&mut d, vec![update, call(&format!("b{n}"), "bash", "{}")])[0],
+            format!("Updated task #{id} status")
+        );
+        let named: Vec<_> = d.session.todos().iter().filter(|t| t.id == *id).map(|t| t.content.clone()).collect();
+        assert_eq!(named, [subject], "{id} is kept once, for the task it was told of");
+    }
+    assert_eq!(
+        statuses(&d),
+        [
+            ("Zero".into(), TodoStatus::Pending),
+            ("Max".into(), TodoStatus::Pending),
+            ("First".into(), TodoStatus::Completed),
+            ("Second".into(), TodoStatus::Completed)
+        ]
+    );
+}
+
+#[test]
+fn every_task_id_a_session_announces_names_the_task_it_created() {
+    const IDS: [&str; 12] = [
+        "0",
+        "1",
+        "007",
+        "18446744073709551615",
+        "18446744073709551616",
+        "9999999999999999999999999999999999999999",
+        "0_2",
+        "",
+        "٣",
+        "１",
+        "+5",
+        "Task 1",
+    ];
+    for seed in support::seeds(40) {
+        let mut rng = support::Rng::seeded(seed);
+        let mut d = todo_write_and_tasks();
+        // Tasks created since the last whole list: the id each answer named, and its subject.
+        let mut told: Vec<(String, String)> = Vec::new();
+        for step in 0..rng.below(25) {
+            let host = call(&format!("b{step}"), "bash", &format!(r#"{{"step":{step}}}"#));
+            match rng.below(3) {
+                0 => {
+                    let items: Vec<String> = (0..1 + rng.below(5))
+                        .map(|i| {
+                            let id = *rng.pick(&IDS);
+                            format!(r#"{{"id":{id:?},"content":"item {i}","status":"pending"}}"#)
+                        })
+                        .collect();
+                    let list = format!(r#"{{"todos":[{}]}}"#, items.join(","));
+                    replies_to(&mut d, vec![call(&format!("w{step}"), "TodoWrite", &list), host]);
+                    told.clear();
+                }
+                1 => {
+                    let subject = format!("task {step}");
+                    let args = format!(r#"{{"subject":"{subject}","description":"…"}}"#);
+                    let id =
+                        announced(&replies_to(&mut d, vec![call(&format!("c{step}"), "TaskCreate", &args), host])[0]);
+                    let named: Vec<(String, TodoStatus)> = d
+                        .session
+                        .todos()
+                        .iter()
+                        .filter(|t| t.id == id)
+                        .map(|t| (t.content.clone(), t.status))
+                        .collect();
+                    assert_eq!(named, [(subject.clone(), TodoStatus::Pending)], "{id:?}: {:?}", d.session.todos());
+                    told.push((id, subject));
+                }
+                _ if !told.is_empty() => {
+                    let (id, subject) = told.swap_remove(rng.below(told.len()));
+                    let args = format!(r#"{{"taskId":{id:?},"status":"completed"}}"#);
+                    let before = statuses(&d);
+                    replies_to(&mut d, vec![call(&format!("u{step}"), "TaskUpdate", &args), host]);
+                    let changed: Vec<String> =
+                        before.iter().filter(|s| !statuses(&d).contains(s)).map(|(c, _)| c.clone()).collect();
+                    assert_eq!(changed, [subject], "TaskUpdate {id:?} completes its task alone");
+                }
+                _ => {
+                    let args = format!(r#"{{"taskId":{:?},"status":"deleted"}}"#, rng.pick(&IDS));
+                    replies_to(&mut d, vec![call(&format!("x{step}"), "TaskUpdate", &args), host]);
+                    let kept = |id: &String| d.session.todos().iter().any(|t| t.id == *id);
+                    told.retain(|(id, _)| kept(id));
+                }
+            }
+        }
+        let text = d.session.snapshot().unwrap().to_json().unwrap();
+        planloop::session::Session::restore_json(&text).expect("what a session holds, it restores");
+    }
+}
+
 #[test]
 fn cline_task_progress_on_any_call_replaces_the_list_and_the_call_runs_as_it_is() {
     let mut d = Drive::new(SessionConfig { todo_dialects: vec![TodoDialect::TaskProgress], ..config() });

@@ -244,6 +244,10 @@ pub enum Request {
 enum Reading {
     /// The list it leaves, a note on it, and the tool's answer.
     List(Vec<Item>, Option<String>, String),
+    /// The planner's own list patched (Claude Code's tasks), and the tool's answer: each
+    /// item has its id, kept as it is, since the model names tasks by the ids it was told
+    /// (`Task #3 created`), which no derived id may change.
+    Patch(Vec<Item>, String),
     /// No change, and the tool's answer.
     Answer(String),
 }
@@ -291,8 +295,9 @@ pub fn request_answered(args: DialectArgs, current: &[Todo], answer: Option<&str
         DialectArgs::DroidTodoWrite(args) => droid::read(args)?,
         DialectArgs::TaskProgress(args) => cline::read(args)?,
     };
-    let (items, note, reply) = match reading {
-        Reading::List(items, note, reply) => (items, note, reply),
+    let (items, note, reply, patch) = match reading {
+        Reading::List(items, note, reply) => (items, note, reply, false),
+        Reading::Patch(items, reply) => (items, None, reply, true),
         Reading::Answer(text) => return Ok(Request::Answer(text)),
     };
     if let Some(at) = items.iter().position(|(_, content, _)| content.trim().is_empty()) {
@@ -307,8 +312,14 @@ pub fn request_answered(args: DialectArgs, current: &[Todo], answer: Option<&str
     let mut todos: Vec<Todo> = Vec::with_capacity(items.len());
     let mut taken = ids::Taken::default();
     for (id, content, status) in items {
-        let id =
-            ids::unique_id(id.as_deref().filter(|i| !i.trim().is_empty()).unwrap_or(&content), todos.len(), &mut taken);
+        let id = match id {
+            Some(id) if patch => id,
+            id => ids::unique_id(
+                id.as_deref().filter(|i| !i.trim().is_empty()).unwrap_or(&content),
+                todos.len(),
+                &mut taken,
+            ),
+        };
         todos.push(Todo { id, content: cap(content.trim(), CONTENT_MAX), status });
     }
     Ok(Request::Replace { todos, note: note.map(|n| cap(&n, 200)), reply })
