@@ -543,3 +543,57 @@ fn arguments_with_no_string_on_top_are_shown_as_they_are_not_as_no_arguments() {
     assert!(steps.contains(&r#"[Act] run_bash({"__proto__":{"command":"rm -rf ~"}})"#.to_owned()), "{steps:?}");
     assert!(steps.contains(&"[Act] empty_trash()".to_owned()), "{steps:?}");
 }
+
+#[test]
+fn what_a_user_approves_shows_the_whole_command_line_breaks_and_hidden_characters() {
+    let mut d = Drive::new(gated());
+    d.begin("Tidy up");
+    let commands = [
+        format!("ls {}; rm -rf ~", "a".repeat(250)),
+        "echo hi\n\n\nrm -rf ~".to_owned(),
+        "cat \u{202E}hs.txt\u{1b}[2K\u{1b}]0;ok\u{7}".to_owned(),
+    ];
+    let calls: Vec<ToolCallInput> = commands
+        .iter()
+        .enumerate()
+        .map(|(i, c)| ToolCallInput {
+            id: format!("c{i}"),
+            name: "run_bash".into(),
+            args: Value::Object(vec![("command".into(), Value::String(c.clone().into()))]),
+        })
+        .collect();
+    let Decision::AwaitApproval { proposals, .. } = d.respond("", calls) else { panic!("approvals") };
+    let shown: Vec<&str> = proposals.iter().map(|p| p.justification.as_str()).collect();
+    assert_eq!(
+        shown,
+        [
+            format!("Run: ls {}…[+77 chars]…{}; rm -rf ~", "a".repeat(90), "a".repeat(83)).as_str(),
+            "Run: echo hi⏎⏎⏎rm -rf ~",
+            r"Run: cat \u{202E}hs.txt\u{1B}[2K\u{1B}]0;ok\u{7}",
+        ]
+    );
+    // The events say the same, and so does the trail once the calls run.
+    let proposed: Vec<&str> = d
+        .events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::ActionProposed { justification, .. } => Some(justification.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(proposed, shown);
+    for p in &proposals {
+        approve(&mut d, &p.action_id);
+    }
+    let steps = d.session.steps();
+    let acts: Vec<&str> = steps.iter().filter(|s| s.starts_with("[Act]")).map(String::as_str).collect();
+    assert_eq!(
+        acts,
+        [
+            // 60 less the marker's room (14): 23 a side.
+            r#"[Act] run_bash("ls aaaaaaaaaaaaaaaaaaaa…[+217 chars]…aaaaaaaaaaaaa; rm -rf ~")"#,
+            r#"[Act] run_bash("echo hi⏎⏎⏎rm -rf ~")"#,
+            r#"[Act] run_bash("cat \u{202E}hs.txt\u{1B}[2K\u{1B}]0;ok\u{7}")"#,
+        ]
+    );
+}

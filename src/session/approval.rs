@@ -11,15 +11,17 @@ use serde::Serialize;
 
 use crate::json::from_value::{enum_from_value, key, struct_from_value, Case, Fields, FromValue, Mismatch};
 use crate::json::value::Value;
-use crate::text::{cap, find, one_line};
+use crate::text::visible::visible;
+use crate::text::{cap, find};
 use crate::trail::reasoning::describe_args;
 
 const JUSTIFICATION_CAP: usize = 200;
+const TOOL_CAP: usize = 60;
+const RESULT_CAP: usize = 8_000;
 
 /// Standing approvals a session keeps (and a snapshot holds) at most: each is one tool
 /// (or rule) the user allowed, so this many is far past any real use.
 pub const MAX_GRANTS: usize = 10_000;
-const RESULT_CAP: usize = 8_000;
 
 /// What a tool call needs before it runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
@@ -267,9 +269,11 @@ pub struct RejectOptions {
 struct_from_value!(RejectOptions, "camelCase" { message });
 
 /// What a call would do, from its arguments: `Run: <command>`, `Fetch: <url>`,
-/// `Search: <query>`, else its primary argument, capped.
+/// `Search: <query>`, else its primary argument (or all of them), shown as they are to
+/// the user who decides on it: line breaks and hidden characters visible, and a long text
+/// cut in its middle, never its end ([`visible`]).
 pub fn justification(tool: &str, args: &Value<'_>) -> String {
-    let text = |key: &str| args.get(key).and_then(Value::as_str).map(|s| cap(&one_line(s), JUSTIFICATION_CAP));
+    let text = |key: &str| args.get(key).and_then(Value::as_str).map(|s| visible(s, JUSTIFICATION_CAP));
     if let Some(command) = text("command").or_else(|| text("cmd")) {
         return format!("Run: {command}");
     }
@@ -279,8 +283,9 @@ pub fn justification(tool: &str, args: &Value<'_>) -> String {
     if let Some(query) = text("query") {
         return format!("Search: {query}");
     }
+    let tool = visible(tool, TOOL_CAP);
     match describe_args(&args).ok().flatten() {
-        Some(arg) => format!("{tool}: {}", cap(&one_line(&arg), JUSTIFICATION_CAP)),
+        Some(arg) => format!("{tool}: {}", visible(&arg, JUSTIFICATION_CAP)),
         None => format!("{tool} (no arguments)"),
     }
 }
@@ -378,15 +383,33 @@ mod tests {
 
     #[test]
     fn justifications_say_what_the_call_does() {
-        assert_eq!(justification("run_bash", &args(r#"{"command":"echo hi\nsleep 1"}"#)), "Run: echo hi sleep 1");
+        assert_eq!(justification("run_bash", &args(r#"{"command":"echo hi\nsleep 1"}"#)), "Run: echo hi⏎sleep 1");
         assert_eq!(justification("web_fetch", &args(r#"{"url":"https://example.com"}"#)), "Fetch: https://example.com");
         assert_eq!(justification("web_search", &args(r#"{"query":"rust wasm"}"#)), "Search: rust wasm");
         assert_eq!(justification("write_file", &args(r#"{"path":"a.md","content":"x"}"#)), "write_file: a.md");
         assert_eq!(justification("noop", &args("{}")), "noop (no arguments)");
-        assert_eq!(
-            justification("run_bash", &args(&format!(r#"{{"command":"{}"}}"#, "x".repeat(500)))).chars().count(),
-            5 + 200
-        );
+        let long = justification("run_bash", &args(&format!(r#"{{"command":"{}"}}"#, "x".repeat(500))));
+        assert!(long.chars().count() <= 5 + 200 && long.contains("…[+"), "{long}");
+    }
+
+    #[test]
+    fn justifications_never_hide_what_will_run() {
+        let run = |command: &str| {
+            justification("run_bash", &args(&format!(r#"{{"command":{}}}"#, serde_json::to_string(command).unwrap())))
+        };
+        // The tail of a long command stays, and the cut says how much it left out.
+        let long = run(&format!("ls {}; rm -rf ~", "a".repeat(250)));
+        assert!(long.starts_with("Run: ls aaa") && long.ends_with("aaa; rm -rf ~"), "{long}");
+        assert!(long.contains("…[+77 chars]…") && long.chars().count() <= 5 + 200, "{long}");
+        // A line break is no space.
+        assert_eq!(run("echo hi\n\n\nrm -rf ~"), "Run: echo hi⏎⏎⏎rm -rf ~");
+        // No override reorders it, no escape sequence reaches a terminal.
+        assert_eq!(run("cat \u{202E}txt.sh\u{1b}[2K"), "Run: cat \\u{202E}txt.sh\\u{1B}[2K");
+        // The tool's name, and arguments shown as JSON, likewise; a long JSON keeps its end.
+        let call = r#"{"__proto__":{"pad":"PAD","command":"rm -rf ~"}}"#.replace("PAD", &"x".repeat(2000));
+        let json = justification("run\u{1b}]0;ok\u{7}", &args(&call));
+        assert!(json.starts_with("run\\u{1B}]0;ok\\u{7}: {\"__proto__\":{\"pad\":\"xxx"), "{json}");
+        assert!(json.ends_with(r#"xxx","command":"rm -rf ~"}}"#), "{json}");
     }
 
     #[test]

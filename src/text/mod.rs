@@ -6,6 +6,7 @@
 pub mod fingerprint;
 pub mod index;
 pub mod reflection;
+pub mod visible;
 
 use std::slice::SliceIndex;
 

@@ -15,8 +15,10 @@ use crate::error::Result;
 use crate::json::from_value::{enum_from_value, struct_from_value};
 use crate::plan::todos::{self, Todo, TodoStatus};
 use crate::text::reflection::extract_reflection;
-use crate::text::{cap, first_line, one_line};
+use crate::text::visible::visible;
+use crate::text::{first_line, one_line};
 use crate::validate::input::{Input, Kind};
+use crate::validate::schema::ANY_MAX_DEPTH;
 
 /// Events kept in `full` mode, at most.
 pub const FULL_HISTORY_CAP: usize = 1000;
@@ -167,11 +169,11 @@ impl ReasoningLog {
 
     /// `[Plan] <summary>` for plan changes that are not a todo list (a plan, a step done).
     pub fn record_plan_note(&mut self, summary: &str, iteration: u32, now_ms: f64) -> &ReasoningEvent {
-        self.push(Phase::Plan, cap(&one_line(summary), OBSERVATION_CAP), iteration, now_ms)
+        self.push(Phase::Plan, visible(&one_line(summary), OBSERVATION_CAP), iteration, now_ms)
     }
 
     /// `[Act] tool("primary argument")`; `args` is the call's arguments, as an object or
-    /// JSON text.
+    /// JSON text. Shown as they are ([`visible`]): what runs is what the line says.
     pub fn record_act<'a, I: Input<'a>>(
         &mut self,
         tool: &str,
@@ -179,11 +181,11 @@ impl ReasoningLog {
         iteration: u32,
         now_ms: f64,
     ) -> Result<&ReasoningEvent> {
-        let tool = cap(&one_line(tool), ARGUMENT_CAP);
-        let summary = match describe(args)? {
+        let tool = visible(tool, ARGUMENT_CAP);
+        let summary = match describe(args, PREVIEW_BYTES)? {
             // Concatenated, not formatted: a line is written for every call.
-            Some(Described::Primary(arg)) => [&tool, "(\"", &cap(&one_line(&arg), ARGUMENT_CAP), "\")"].concat(),
-            Some(Described::Other(other)) => [&tool, "(", &cap(&one_line(&other), ARGUMENT_CAP), ")"].concat(),
+            Some(Described::Primary(arg)) => [&tool, "(\"", &visible(&arg, ARGUMENT_CAP), "\")"].concat(),
+            Some(Described::Other(other)) => [&tool, "(", &visible(&other, ARGUMENT_CAP), ")"].concat(),
             None => [&tool, "()"].concat(),
         };
         Ok(self.push(Phase::Act, summary, iteration, now_ms))
@@ -198,13 +200,13 @@ impl ReasoningLog {
         iteration: u32,
         now_ms: f64,
     ) -> &ReasoningEvent {
-        let tool = cap(&one_line(tool), ARGUMENT_CAP);
+        let tool = visible(tool, ARGUMENT_CAP);
         let verdict = if is_error { "failed" } else { "ok" };
         let line = first_line(output);
         let summary = if line.is_empty() {
             [&tool, " ", verdict, " (no output)"].concat()
         } else {
-            [&tool, " ", verdict, ": ", &cap(&one_line(line), OBSERVATION_CAP)].concat()
+            [&tool, " ", verdict, ": ", &visible(&one_line(line), OBSERVATION_CAP)].concat()
         };
         self.push(Phase::Obs, summary, iteration, now_ms)
     }
@@ -254,9 +256,9 @@ fn plan_summary(todos: &[Todo]) -> String {
         return "no todos".to_owned();
     }
     let pointer = match todos::in_progress(todos) {
-        Some(todo) => format!(" · now: {}", todo.id),
+        Some(todo) => format!(" · now: {}", visible(&todo.id, ARGUMENT_CAP)),
         None => match todos.iter().find(|t| t.status == TodoStatus::Pending) {
-            Some(todo) => format!(" · next: {}", todo.id),
+            Some(todo) => format!(" · next: {}", visible(&todo.id, ARGUMENT_CAP)),
             None => String::new(),
         },
     };
@@ -266,9 +268,10 @@ fn plan_summary(todos: &[Todo]) -> String {
 /// What a call does: its primary argument, else its arguments as compact JSON (so
 /// arguments with no string at the top, such as `{"__proto__": {…}}` or `{"ids": [1]}`,
 /// are shown rather than hidden), else text that is not JSON as it is. `None` when there
-/// are no arguments. Callers cut it to their line.
+/// are no arguments. The JSON is written whole (but for values nested past
+/// [`PREVIEW_DEPTH`]), so that a caller that cuts it keeps its end: a justification.
 pub fn describe_args<'a, I: Input<'a>>(args: &I) -> Result<Option<String>> {
-    Ok(describe(args)?.map(|(Described::Primary(text) | Described::Other(text))| text))
+    Ok(describe(args, usize::MAX)?.map(|(Described::Primary(text) | Described::Other(text))| text))
 }
 
 /// What [`describe_args`] found, told apart: the trail quotes a primary argument (a
@@ -278,12 +281,13 @@ enum Described {
     Other(String),
 }
 
-/// [`describe_args`], reading the arguments once.
-fn describe<'a, I: Input<'a>>(args: &I) -> Result<Option<Described>> {
+/// [`describe_args`], reading the arguments once, with JSON written up to about
+/// `budget` bytes.
+fn describe<'a, I: Input<'a>>(args: &I, budget: usize) -> Result<Option<Described>> {
     if args.kind() == Kind::String {
         let text = args.text()?.value;
         return match crate::json::parse(text.as_bytes()) {
-            Ok(document) => describe(&&*document),
+            Ok(document) => describe(&&*document, budget),
             // Arguments that are not JSON are shown as they are.
             Err(_) => Ok((!text.trim().is_empty()).then(|| Described::Other(text.to_string()))),
         };
@@ -303,18 +307,23 @@ fn describe<'a, I: Input<'a>>(args: &I) -> Result<Option<Described>> {
         }
     }
     let mut out = Vec::new();
-    write_compact(args, &mut out, PREVIEW_BYTES)?;
+    write_compact(args, &mut out, budget, 0)?;
     let out = String::from_utf8(out).unwrap_or_default();
     Ok((!matches!(out.as_str(), "" | "{}" | "[]" | "null")).then_some(Described::Other(out)))
 }
 
-/// Bytes of compact JSON written for a preview before it stops (captions cut it shorter).
+/// Bytes of compact JSON the trail writes for a preview before it stops (its line cuts
+/// it shorter).
 const PREVIEW_BYTES: usize = 1024;
+/// Levels of nesting a preview writes (the most tool arguments have), which bounds the
+/// recursion.
+const PREVIEW_DEPTH: usize = ANY_MAX_DEPTH;
 
-/// Writes `value` as compact JSON until `out` holds `budget` bytes. Each level writes at
-/// least one byte, so the budget also bounds the recursion.
-fn write_compact<'a, I: Input<'a>>(value: &I, out: &mut Vec<u8>, budget: usize) -> Result<()> {
-    if out.len() >= budget {
+/// Writes `value` as compact JSON until `out` holds `budget` bytes, `depth` levels in;
+/// what is left out is written `…`, so that a preview never looks whole when it is not.
+fn write_compact<'a, I: Input<'a>>(value: &I, out: &mut Vec<u8>, budget: usize, depth: usize) -> Result<()> {
+    if out.len() >= budget || depth > PREVIEW_DEPTH {
+        out.extend_from_slice("…".as_bytes());
         return Ok(());
     }
     match value.kind() {
@@ -325,28 +334,30 @@ fn write_compact<'a, I: Input<'a>>(value: &I, out: &mut Vec<u8>, budget: usize) 
         Kind::Array => {
             out.push(b'[');
             for index in 0..value.item_count()? {
-                if out.len() >= budget {
-                    break;
-                }
                 if index > 0 {
                     out.push(b',');
                 }
-                write_compact(&value.item(index)?, out, budget)?;
+                if out.len() >= budget {
+                    out.extend_from_slice("…".as_bytes());
+                    break;
+                }
+                write_compact(&value.item(index)?, out, budget, depth + 1)?;
             }
             out.push(b']');
         }
         Kind::Object => {
             out.push(b'{');
             for (index, (key, item)) in value.entries()?.into_iter().enumerate() {
-                if out.len() >= budget {
-                    break;
-                }
                 if index > 0 {
                     out.push(b',');
                 }
+                if out.len() >= budget {
+                    out.extend_from_slice("…".as_bytes());
+                    break;
+                }
                 crate::json::write_string(out, &key);
                 out.push(b':');
-                write_compact(&item, out, budget)?;
+                write_compact(&item, out, budget, depth + 1)?;
             }
             out.push(b'}');
         }
@@ -393,7 +404,7 @@ mod tests {
     fn act_and_obs_steps_are_one_short_line() {
         let mut l = log(HistoryMode::Full, 4);
         let args = Value::Object(vec![("query".into(), Value::String("q3\nreport".into()))]);
-        assert_eq!(l.record_act("search_vault", &&args, 1, 0.0).unwrap().step(), "[Act] search_vault(\"q3 report\")");
+        assert_eq!(l.record_act("search_vault", &&args, 1, 0.0).unwrap().step(), "[Act] search_vault(\"q3⏎report\")");
         assert_eq!(l.record_act("list", &&Value::Undefined, 1, 0.0).unwrap().step(), "[Act] list()");
         assert_eq!(
             l.record_obs("search_vault", "\n3 notes found\nmore", false, 1, 0.0).step(),
@@ -441,8 +452,23 @@ mod tests {
     }
 
     #[test]
+    fn a_preview_that_stops_says_so_where_it_stopped() {
+        let numbers: Vec<String> = (0..600).map(|n| n.to_string()).collect();
+        let text = format!(r#"{{"ids":[{}],"all":true}}"#, numbers.join(","));
+        let args = crate::json::parse(text.as_bytes()).unwrap();
+        let mut out = Vec::new();
+        write_compact(&&*args, &mut out, PREVIEW_BYTES, 0).unwrap();
+        let preview = String::from_utf8(out).unwrap();
+        assert!(preview.starts_with(r#"{"ids":[0,1,2,"#) && preview.ends_with(",…],…}"), "{preview}");
+        // Nesting past the arguments' own bound is shown as `…`, not walked.
+        let deep = format!("{}1{}", "[".repeat(100), "]".repeat(100));
+        let shown = describe_args(&&*crate::json::parse(deep.as_bytes()).unwrap()).unwrap().unwrap();
+        assert_eq!(shown, format!("{}…{}", "[".repeat(PREVIEW_DEPTH + 1), "]".repeat(PREVIEW_DEPTH + 1)));
+    }
+
+    #[test]
     fn the_primary_argument_prefers_telling_keys() {
-        let primary_argument = |args: &&Value<'_>| match describe(args) {
+        let primary_argument = |args: &&Value<'_>| match describe(args, PREVIEW_BYTES) {
             Ok(Some(Described::Primary(arg))) => Ok(Some(arg)),
             other => other.map(|_| None),
         };

@@ -169,3 +169,20 @@ test("what a snapshot writes is what a restore reads back: no args, undefined, -
     Session.restore(session.snapshot());
   }
 });
+
+test("a justification shows what runs: line breaks, hidden characters, the end of a long command", () => {
+  const session = gated();
+  const commands = [`ls ${"a".repeat(250)}; rm -rf ~`, "echo hi\n\n\nrm -rf ~", "cat \u202Ehs.txt\u001b[2K"];
+  const calls = commands.map((command, i) => ({ id: `c${i}`, name: "run_bash", args: { command } }));
+  const paused = session.handleModelResponse({ toolCalls: calls }, 1);
+  assert.equal(paused.type, "awaitApproval");
+  assert.deepEqual(
+    paused.proposals.map((p) => p.justification),
+    [`Run: ls ${"a".repeat(90)}…[+77 chars]…${"a".repeat(83)}; rm -rf ~`, "Run: echo hi⏎⏎⏎rm -rf ~", "Run: cat \\u{202E}hs.txt\\u{1B}[2K"],
+  );
+  const proposed = session.drainEvents().filter((e) => e.type === "ActionProposed").map((e) => e.justification);
+  assert.deepEqual(proposed, paused.proposals.map((p) => p.justification));
+  // What runs is the command itself, unchanged.
+  for (const p of paused.proposals) session.approve(p.actionId, {}, 2);
+  assert.deepEqual(session.proposals().map((p) => p.args.command), commands);
+});
