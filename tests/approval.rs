@@ -597,3 +597,29 @@ fn what_a_user_approves_shows_the_whole_command_line_breaks_and_hidden_character
         ]
     );
 }
+
+#[test]
+fn a_justification_never_quotes_another_string_in_place_of_what_runs() {
+    let mut d = Drive::new(gated());
+    d.begin("Tidy up");
+    let calls = vec![
+        // A command given as a list of words, beside an innocent description.
+        call("c1", "run_bash", r#"{"command":["rm","-rf","~"],"description":"list files"}"#),
+        // No preferred key: the arguments, not their first string.
+        call("c2", "exec", r#"{"description":"list files","argv":["rm","-rf","~"]}"#),
+    ];
+    let Decision::AwaitApproval { proposals, .. } = d.respond("", calls) else { panic!("approvals") };
+    let shown: Vec<&str> = proposals.iter().map(|p| p.justification.as_str()).collect();
+    assert_eq!(
+        shown,
+        [
+            r#"run_bash: {"command":["rm","-rf","~"],"description":"list files"}"#,
+            r#"exec: {"description":"list files","argv":["rm","-rf","~"]}"#,
+        ]
+    );
+    // Approved with edited arguments, the proposal says what runs.
+    let now = d.tick(1000.0);
+    let edited = ApproveOptions { edited_args: Some(args(r#"{"command":"ls"}"#)), scope: Scope::Once };
+    let outcome = d.session.approve(&proposals[0].action_id, edited, now).unwrap();
+    assert_eq!(outcome.proposal.justification, "Run: ls");
+}

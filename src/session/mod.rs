@@ -301,6 +301,8 @@ impl Session {
         let edited = options.edited_args.is_some();
         if let Some(args) = options.edited_args {
             proposal.args = host_args(args);
+            // The record of what was approved says what runs.
+            proposal.justification = approval::justification(&proposal.tool, &proposal.args);
         }
         self.resolved(index, edited, always, now)
     }

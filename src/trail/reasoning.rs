@@ -182,7 +182,7 @@ impl ReasoningLog {
         now_ms: f64,
     ) -> Result<&ReasoningEvent> {
         let tool = visible(tool, ARGUMENT_CAP);
-        let summary = match describe(args, PREVIEW_BYTES)? {
+        let summary = match describe(args, PREVIEW_BYTES, Quote::AnyString)? {
             // Concatenated, not formatted: a line is written for every call.
             Some(Described::Primary(arg)) => [&tool, "(\"", &visible(&arg, ARGUMENT_CAP), "\")"].concat(),
             Some(Described::Other(other)) => [&tool, "(", &visible(&other, ARGUMENT_CAP), ")"].concat(),
@@ -265,13 +265,24 @@ fn plan_summary(todos: &[Todo]) -> String {
     format!("{done}/{total} done{pointer}")
 }
 
-/// What a call does: its primary argument, else its arguments as compact JSON (so
-/// arguments with no string at the top, such as `{"__proto__": {…}}` or `{"ids": [1]}`,
-/// are shown rather than hidden), else text that is not JSON as it is. `None` when there
-/// are no arguments. The JSON is written whole (but for values nested past
+/// What a call does, for a person deciding on it: the string of a preferred key
+/// (`command`, `path`, …), else its arguments as compact JSON (so arguments with no
+/// such string, such as `{"__proto__": {…}}`, `{"ids": [1]}` or
+/// `{"description": "list files", "argv": ["rm", "-rf", "~"]}`, are shown rather than
+/// hidden behind some other string), else text that is not JSON as it is. `None` when
+/// there are no arguments. The JSON is written whole (but for values nested past
 /// [`PREVIEW_DEPTH`]), so that a caller that cuts it keeps its end: a justification.
 pub fn describe_args<'a, I: Input<'a>>(args: &I) -> Result<Option<String>> {
-    Ok(describe(args, usize::MAX)?.map(|(Described::Primary(text) | Described::Other(text))| text))
+    Ok(describe(args, usize::MAX, Quote::Preferred)?.map(|(Described::Primary(text) | Described::Other(text))| text))
+}
+
+/// Which string argument [`describe`] may quote for a call.
+#[derive(Clone, Copy, PartialEq)]
+enum Quote {
+    /// Only a preferred key's (what a person approves).
+    Preferred,
+    /// A preferred key's, else the first string-valued member (the trail's short line).
+    AnyString,
 }
 
 /// What [`describe_args`] found, told apart: the trail quotes a primary argument (a
@@ -283,23 +294,30 @@ enum Described {
 
 /// [`describe_args`], reading the arguments once, with JSON written up to about
 /// `budget` bytes.
-fn describe<'a, I: Input<'a>>(args: &I, budget: usize) -> Result<Option<Described>> {
+fn describe<'a, I: Input<'a>>(args: &I, budget: usize, quote: Quote) -> Result<Option<Described>> {
     if args.kind() == Kind::String {
         let text = args.text()?.value;
         return match crate::json::parse(text.as_bytes()) {
-            Ok(document) => describe(&&*document, budget),
+            Ok(document) => describe(&&*document, budget, quote),
             // Arguments that are not JSON are shown as they are.
             Err(_) => Ok((!text.trim().is_empty()).then(|| Described::Other(text.to_string()))),
         };
     }
+    // A preferred key that holds something else than a string (a `command` given as a
+    // list of words) is what the call does: the JSON shows it, not some other string.
+    let mut quote = quote;
     if args.kind() == Kind::Object {
         for key in PRIMARY_ARGUMENTS {
             if let Some(value) = args.property(key)? {
                 if value.kind() == Kind::String {
                     return Ok(Some(Described::Primary(value.text()?.value.into_owned())));
                 }
+                quote = Quote::Preferred;
+                break;
             }
         }
+    }
+    if args.kind() == Kind::Object && quote == Quote::AnyString {
         for (_, value) in args.entries()? {
             if value.kind() == Kind::String {
                 return Ok(Some(Described::Primary(value.text()?.value.into_owned())));
@@ -468,7 +486,7 @@ mod tests {
 
     #[test]
     fn the_primary_argument_prefers_telling_keys() {
-        let primary_argument = |args: &&Value<'_>| match describe(args, PREVIEW_BYTES) {
+        let primary_argument = |args: &&Value<'_>| match describe(args, PREVIEW_BYTES, Quote::AnyString) {
             Ok(Some(Described::Primary(arg))) => Ok(Some(arg)),
             other => other.map(|_| None),
         };
