@@ -42,12 +42,13 @@ pub fn extract_reflection(text: &str, max_chars: usize) -> Option<String> {
 fn strip_hidden(text: &str) -> Cow<'_, str> {
     let mut visible = String::new();
     let mut hidden_by: Option<&str> = None;
+    let mut ends = TagEnds { text, next: None };
     let mut from = 0; // start of the text not yet copied or dropped
     let mut at = 0;
     while let Some(i) = part(text, at..).find('<') {
         let start = at + i;
         at = start + 1;
-        let Some((tag, closing, end)) = hidden_tag_at(text, start) else { continue };
+        let Some((tag, closing, end)) = hidden_tag_at(text, start, &mut ends) else { continue };
         match (hidden_by, closing) {
             (None, false) => {
                 visible.push_str(part(text, from..start));
@@ -70,23 +71,53 @@ fn strip_hidden(text: &str) -> Cow<'_, str> {
     Cow::Owned(visible)
 }
 
+/// The longest name in [`HIDDEN_TAGS`].
+const LONGEST_TAG: usize = "inner_monologue".len();
+
 /// The hidden tag starting at byte `start` of `text`: its name, whether it closes, and
-/// the byte after its `>`.
-fn hidden_tag_at(text: &str, start: usize) -> Option<(&'static str, bool, usize)> {
+/// the byte after its `>`. Only the name's few bytes are read here; the `>` that ends
+/// a tag with attributes comes from `ends`.
+fn hidden_tag_at(text: &str, start: usize, ends: &mut TagEnds<'_>) -> Option<(&'static str, bool, usize)> {
     let rest = part(text, start + 1..);
     let (closing, rest) = match rest.strip_prefix('/') {
         Some(r) => (true, r),
         None => (false, rest),
     };
-    let name_len = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
+    // A name longer than the longest tag's is none of them: no need to read to its end.
+    let name_len = rest.bytes().take(LONGEST_TAG + 1).take_while(|&b| b.is_ascii_alphanumeric() || b == b'_').count();
     let tag = HIDDEN_TAGS.into_iter().find(|t| t.eq_ignore_ascii_case(part(rest, ..name_len)))?;
-    let after = part(rest, name_len..);
-    let close = match after.chars().next() {
-        Some('>') => 0,
-        Some(c) if c.is_whitespace() && !closing => after.find('>')?,
+    let after = text.len() - rest.len() + name_len;
+    let close = match part(text, after..).chars().next() {
+        Some('>') => after,
+        Some(c) if c.is_whitespace() && !closing => ends.first_from(after)?,
         _ => return None,
     };
-    Some((tag, closing, text.len() - after.len() + close + 1))
+    Some((tag, closing, close + 1))
+}
+
+/// Where the next `>` of a text is. Tags are read left to right, so the `>` found for
+/// one tag (or the finding that none follows) still answers for every later tag before
+/// it: each byte is searched once, where searching from each tag to its `>` read the rest
+/// of the text again for every `<think ` without one (quadratic).
+struct TagEnds<'a> {
+    text: &'a str,
+    /// The first `>` after the last place searched from (`text.len()` when none follows).
+    next: Option<usize>,
+}
+
+impl TagEnds<'_> {
+    /// The first `>` at or after byte `at`; `at` never goes back between calls.
+    fn first_from(&mut self, at: usize) -> Option<usize> {
+        let next = match self.next {
+            Some(next) if next >= at => next,
+            _ => {
+                let next = part(self.text, at..).find('>').map_or(self.text.len(), |i| at + i);
+                self.next = Some(next);
+                next
+            }
+        };
+        (next < self.text.len()).then_some(next)
+    }
 }
 
 /// Visible prose: code fences dropped, markdown markers and step tags removed, all on one
@@ -225,6 +256,76 @@ mod tests {
     fn stays_linear_on_huge_adversarial_input() {
         let text = "<think>a</think>".repeat(300_000) + "Visible end.";
         assert_eq!(reflect(&text), Some("Visible end.".into()));
+    }
+
+    /// [`strip_hidden`] as it was, searching from each tag with attributes to its `>`.
+    fn strip_hidden_searching_each_time(text: &str) -> String {
+        let tag_at = |start: usize| -> Option<(&str, bool, usize)> {
+            let rest = &text[start + 1..];
+            let (closing, rest) = rest.strip_prefix('/').map_or((false, rest), |r| (true, r));
+            let name_len = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
+            let tag = HIDDEN_TAGS.into_iter().find(|t| t.eq_ignore_ascii_case(&rest[..name_len]))?;
+            let after = &rest[name_len..];
+            let close = match after.chars().next() {
+                Some('>') => 0,
+                Some(c) if c.is_whitespace() && !closing => after.find('>')?,
+                _ => return None,
+            };
+            Some((tag, closing, text.len() - after.len() + close + 1))
+        };
+        let (mut visible, mut hidden_by, mut from, mut at) = (String::new(), None, 0, 0);
+        while let Some(i) = text[at..].find('<') {
+            let start = at + i;
+            at = start + 1;
+            let Some((tag, closing, end)) = tag_at(start) else { continue };
+            match (hidden_by, closing) {
+                (None, false) => {
+                    visible.push_str(&text[from..start]);
+                    visible.push(' ');
+                    hidden_by = Some(tag);
+                }
+                (Some(open), true) if open == tag => hidden_by = None,
+                (None, true) => visible.clear(),
+                _ => continue,
+            }
+            (from, at) = (end, end);
+        }
+        if hidden_by.is_none() {
+            visible.push_str(&text[from..]);
+        }
+        match from == 0 && hidden_by.is_none() {
+            true => text.to_owned(),
+            false => visible,
+        }
+    }
+
+    #[test]
+    fn hides_what_searching_from_each_tag_to_its_end_hid() {
+        let pieces = [
+            "<think",
+            "<thinking",
+            "</think",
+            "</thinking",
+            "<THOUGHT",
+            "<analysis",
+            "<thinker",
+            "<",
+            "/",
+            ">",
+            " ",
+            "\n",
+            "a=\"b\"",
+            "x",
+            "é",
+            "<inner_monologue",
+            "<inner_monologuex",
+            "_",
+        ];
+        let mut rng = crate::test_rng::Rng::for_test(0xA076_1D64_78BD_642F);
+        for _ in 0..crate::test_rng::rounds(20_000) {
+            let text: String = (0..rng.below(14)).map(|_| *rng.pick(&pieces)).collect();
+            assert_eq!(strip_hidden(&text), strip_hidden_searching_each_time(&text), "{text:?}");
+        }
     }
 
     #[test]
