@@ -534,6 +534,18 @@ fn a_dialect_not_enabled_is_a_host_tool() {
 }
 
 #[test]
+fn a_long_list_of_invalid_items_gets_a_short_reply() {
+    let items: Vec<String> = (0..200).map(|i| format!(r#"{{"step":"s{i}","status":"done"}}"#)).collect();
+    let (reply, d) = one_call(TodoDialect::UpdatePlan, &format!(r#"{{"plan":[{}]}}"#, items.join(",")));
+    let reply = reply.unwrap_err();
+    let lines: Vec<&str> = reply.lines().collect();
+    assert_eq!(lines.len(), 7, "{reply}");
+    assert!(lines[1].starts_with("plan[0].status: Invalid option") && lines[5].starts_with("plan[4].status:"));
+    assert_eq!(lines[6], "…and 195 more issues");
+    assert!(d.session.todos().is_empty());
+}
+
+#[test]
 fn invalid_dialect_arguments_get_an_error_reply_and_change_nothing() {
     let mut d = Drive::new(SessionConfig { todo_dialects: vec![TodoDialect::UpdatePlan], ..config() });
     d.begin("Go");

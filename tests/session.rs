@@ -457,6 +457,24 @@ fn duplicate_call_ids_in_one_response_are_refused() {
     assert_eq!(err.code, ErrorCode::InvalidArgument);
 }
 
+/// The issues of a refusal as `path: message` (or the message of one with no path).
+fn problems(error: &planloop::error::Error) -> Vec<String> {
+    let issues = error.data.issues.as_deref().unwrap_or_default();
+    planloop::error::issue::summarize(issues).lines().map(str::to_owned).collect()
+}
+
+#[test]
+fn many_calls_sharing_an_id_are_refused_in_a_short_error() {
+    let mut d = Drive::new(config());
+    d.begin("Go");
+    let calls = (0..1_000).map(|i| call(["a", "b"][i % 3 / 2], "search", "{}")).collect();
+    let error = d.session.handle_model_response(ModelResponse { text: None, tool_calls: calls }, 5_000.0).unwrap_err();
+    let named = problems(&error);
+    assert_eq!(named.len(), 6);
+    assert_eq!(named[0], "toolCalls[1].id: Two tool calls share the id \"a\"");
+    assert_eq!(named[5], "…and 993 more issues");
+}
+
 #[test]
 fn results_may_come_in_parts_and_the_batch_closes_with_the_last() {
     let mut d = Drive::new(config());

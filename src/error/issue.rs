@@ -289,6 +289,51 @@ impl Issue {
     }
 }
 
+/// A refusal of more than one more problem than this names this many, and counts the
+/// rest in one more issue.
+const NAMED_ISSUES: usize = 5;
+
+/// The issues of a refusal of `count` problems, so that it stays short however large the
+/// input it refuses: six or fewer are all named, more are named up to the fifth and one
+/// more issue counts the rest. `issue(k)` makes the issue of the `k`-th problem, and is
+/// called only for those named. (Not generic, as it serves every refusal: one copy in
+/// each wasm module.)
+pub fn first_issues(count: usize, issue: &mut dyn FnMut(usize) -> Issue) -> Vec<Issue> {
+    let named = named(count);
+    let mut issues = Vec::with_capacity(named + 1);
+    for k in 0..named {
+        issues.push(issue(k));
+    }
+    if named < count {
+        issues.push(counted(count - named));
+    }
+    issues
+}
+
+/// [`first_issues`] of issues already made. A list either one made comes out unchanged.
+pub fn kept_issues(mut issues: Vec<Issue>) -> Vec<Issue> {
+    let count = issues.len();
+    issues.truncate(named(count));
+    if issues.len() < count {
+        issues.push(counted(count - issues.len()));
+    }
+    issues
+}
+
+/// How many of `count` problems a refusal names.
+fn named(count: usize) -> usize {
+    if count > NAMED_ISSUES + 1 {
+        NAMED_ISSUES
+    } else {
+        count
+    }
+}
+
+/// The issue that counts the problems not named.
+fn counted(more: usize) -> Issue {
+    Issue::custom(format!("…and {more} more issues"), Vec::new())
+}
+
 /// Issues as one line each, `path: message`, for a model to read in a tool reply.
 pub fn summarize(issues: &[Issue]) -> String {
     let lines: Vec<String> = issues
@@ -411,6 +456,31 @@ mod tests {
             Issue::unrecognized_keys(vec!["x".into(), "y".into()], &path).message(),
             "Unrecognized keys: \"x\", \"y\""
         );
+    }
+
+    #[test]
+    fn a_refusal_names_the_first_few_problems_and_counts_the_rest() {
+        let issue = |k: usize| Issue::custom(format!("problem {k}"), vec![PathSegment::Index(k as u32)]);
+        for count in 0..=NAMED_ISSUES + 3 {
+            let mut made = Vec::new();
+            let issues = first_issues(count, &mut |k| {
+                made.push(k);
+                issue(k)
+            });
+            let messages: Vec<&str> = issues.iter().map(Issue::message).collect();
+            match count {
+                // Six problems are named, as the five and a count of one would take as long.
+                shown if shown <= NAMED_ISSUES + 1 => assert_eq!(issues, (0..count).map(issue).collect::<Vec<_>>()),
+                _ => {
+                    assert_eq!(messages[..5], ["problem 0", "problem 1", "problem 2", "problem 3", "problem 4"]);
+                    assert_eq!(messages[5], format!("…and {} more issues", count - 5));
+                    assert_eq!((issues.len(), made), (6, vec![0, 1, 2, 3, 4]), "the rest only counted");
+                }
+            }
+            let all: Vec<Issue> = (0..count).map(issue).collect();
+            assert_eq!(kept_issues(all), issues, "issues already made are kept as they would be made");
+            assert_eq!(kept_issues(issues.clone()), issues, "kept as they are");
+        }
     }
 
     #[test]

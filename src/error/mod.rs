@@ -7,7 +7,7 @@ pub(crate) mod literal;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::error::issue::{summarize, Issue};
+use crate::error::issue::{kept_issues, summarize, Issue};
 use crate::text::replace;
 
 /// Why a call was refused. The codes are a contract: they never change meaning.
@@ -66,7 +66,8 @@ pub struct ErrorData {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
     pub argument: Option<String>,
-    /// What is wrong with it, as validation issues.
+    /// What is wrong with it, as validation issues; past six problems, the first five
+    /// and one that counts the rest.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Vec<Issue>")]
     pub issues: Option<Vec<Issue>>,
@@ -87,8 +88,10 @@ pub struct Error {
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
-    /// `argument` failed validation.
+    /// `argument` failed validation. (Here and below, the issues kept are the first few
+    /// and one counting the rest: see [`kept_issues`].)
     pub fn invalid_argument(argument: &str, issues: Vec<Issue>) -> Error {
+        let issues = kept_issues(issues);
         Error {
             code: ErrorCode::InvalidArgument,
             message: format!("Invalid argument `{argument}`: {}", one_line(&issues)),
@@ -98,6 +101,7 @@ impl Error {
 
     /// The options object `argument` failed validation.
     pub fn invalid_options(argument: &str, issues: Vec<Issue>) -> Error {
+        let issues = kept_issues(issues);
         Error {
             code: ErrorCode::InvalidOptions,
             message: format!("Invalid options `{argument}`: {}", one_line(&issues)),
@@ -116,6 +120,7 @@ impl Error {
 
     /// A snapshot `Session.restore` will not use; `why` says what is wrong with it.
     pub fn invalid_snapshot(why: &str, issues: Option<Vec<Issue>>) -> Error {
+        let issues = issues.map(kept_issues);
         let message = match &issues {
             Some(issues) => format!("Cannot restore the session: {why}: {}", one_line(issues)),
             None => format!("Cannot restore the session: {why}"),

@@ -2,7 +2,7 @@
 //! (distinct ids, within the limits of schema `{}`), made JSON (what the host runs, the
 //! user approves and a snapshot keeps), and fingerprinted for the stuck detector.
 
-use crate::error::issue::{Issue, PathSegment};
+use crate::error::issue::{first_issues, Issue, PathSegment};
 use crate::error::{Error, Result};
 use crate::json;
 use crate::json::value::{Document, Value};
@@ -12,20 +12,24 @@ use crate::sort::repeats;
 use crate::validate::schema;
 
 /// Tool calls of one response must have distinct ids, or their results could not be told apart.
-/// Each call whose id an earlier call has is reported, in call order.
+/// Each call whose id an earlier call has is reported, in call order (the first few, then a count).
 pub(super) fn check_unique_ids(calls: &[ToolCallInput]) -> Result<()> {
     // Found by sorting: n log n, where comparing each id with all before it was quadratic
     // (256 ids of 256 bytes that differ only at the end).
     let ids: Vec<&str> = calls.iter().map(|call| call.id.as_str()).collect();
     let repeated = repeats(&ids);
-    let issues: Vec<Issue> = (0..calls.len())
-        .filter(|&i| repeated[i])
-        .map(|i| {
-            let path =
-                vec![PathSegment::Key("toolCalls".into()), PathSegment::Index(i as u32), PathSegment::Key("id".into())];
-            Issue::custom(format!("Two tool calls share the id \"{}\"", calls[i].id), path)
-        })
-        .collect();
+    let mut shared = Vec::new();
+    for (i, &repeats) in repeated.iter().enumerate() {
+        if repeats {
+            shared.push(i);
+        }
+    }
+    let issues = first_issues(shared.len(), &mut |k| {
+        let i = shared[k];
+        let path =
+            vec![PathSegment::Key("toolCalls".into()), PathSegment::Index(i as u32), PathSegment::Key("id".into())];
+        Issue::custom(format!("Two tool calls share the id \"{}\"", calls[i].id), path)
+    });
     match issues.is_empty() {
         true => Ok(()),
         false => Err(Error::invalid_argument("response", issues)),

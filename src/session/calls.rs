@@ -2,7 +2,7 @@
 //! checked against each tool's schema), the host's calls classified as reads to run or
 //! writes to propose (their arguments as `arguments.rs` keeps them).
 
-use crate::error::issue::{summarize, Issue};
+use crate::error::issue::{kept_issues, summarize, Issue};
 use crate::error::{Error, Result};
 use crate::json;
 use crate::json::from_value::from_value;
@@ -87,8 +87,11 @@ pub(super) fn dialect_args(dialect: TodoDialect, value: Value<'static>) -> Resul
     })
 }
 
-pub(super) fn invalid_args(tool: &str, issues: &[Issue]) -> String {
-    format!("Invalid {tool} arguments; nothing was changed. Fix these and call {tool} again:\n{}", summarize(issues))
+/// The reply to a built-in tool's invalid arguments: what is wrong (the first few problems,
+/// then a count of the rest: a list of 200 bad items is not 200 lines to read).
+pub(super) fn invalid_args(tool: &str, issues: Vec<Issue>) -> String {
+    let named = summarize(&kept_issues(issues));
+    format!("Invalid {tool} arguments; nothing was changed. Fix these and call {tool} again:\n{named}")
 }
 
 impl Session {
@@ -295,7 +298,7 @@ impl Session {
             BuiltIn::Todos(dialect) => {
                 let args = match validated(dialect_schema(dialect), &call.args)? {
                     Ok(value) => dialect_args(dialect, value)?,
-                    Err(issues) => return Ok(reply(invalid_args(dialect.tool_name(), &issues), true)),
+                    Err(issues) => return Ok(reply(invalid_args(dialect.tool_name(), issues), true)),
                 };
                 match dialects::request(args, self.planner.todos()) {
                     Err(message) => Ok(reply(message, true)),
@@ -309,7 +312,7 @@ impl Session {
                 }
             }
             BuiltIn::Plan => match validated(&compiled::PLAN, &call.args)? {
-                Err(issues) => Ok(reply(invalid_args("plan", &issues), true)),
+                Err(issues) => Ok(reply(invalid_args("plan", issues), true)),
                 Ok(value) => {
                     let args: PlanArgs = from_value(value)?;
                     let plan = PlanState::new(args, self.plan.as_ref());
@@ -334,7 +337,7 @@ impl Session {
                     return Ok(reply(prompts::plan_first(language), true));
                 }
                 match validated(&compiled::PLAN_PROGRESS, &call.args)? {
-                    Err(issues) => Ok(reply(invalid_args("plan_progress", &issues), true)),
+                    Err(issues) => Ok(reply(invalid_args("plan_progress", issues), true)),
                     Ok(value) => {
                         let args: PlanProgressArgs = from_value(value)?;
                         let step_id = args.step_id.clone();

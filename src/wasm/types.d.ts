@@ -283,7 +283,10 @@ export type ErrorCode = "invalid_argument" | "invalid_options" | "host_exception
 export type ErrorData = {
     /** The argument or option at fault, as the JS API names it. */
     argument?: string;
-    /** What is wrong with it, as validation issues. */
+    /**
+     * What is wrong with it, as validation issues; past six problems, the first five
+     * and one that counts the rest.
+     */
     issues?: Issue[];
     /** Free-form detail, such as the text of an exception the host threw. */
     detail?: string;

@@ -352,21 +352,33 @@ mod tests {
 
     #[test]
     fn names_planloop_fills_itself_bad_names_and_duplicates_are_refused() {
-        let input = r#"{"base": "B", "components": [{"name": "plan", "text": "x"}, {"name": "planner_tools", "text": "x"},
-            {"name": "budget", "text": "x"}, {"name": "base", "text": "x"}, {"name": "Bad-Name", "text": "x"},
-            {"name": "9lives", "text": "x"}, {"name": "notes", "text": "x"}, {"name": "notes", "text": "y"}]}"#;
+        let reserved = r#"{"base": "B", "components": [{"name": "plan", "text": "x"}, {"name": "planner_tools", "text": "x"},
+            {"name": "budget", "text": "x"}, {"name": "base", "text": "x"}, {"name": "notes", "text": "x"},
+            {"name": "notes", "text": "y"}]}"#;
         assert_eq!(
-            refused(input),
+            refused(reserved),
             [
                 r#"components[0].name: "plan" is planloop's own section; no component can replace it"#,
                 r#"components[1].name: "planner_tools" is planloop's own section; no component can replace it"#,
                 r#"components[2].name: "budget" is planloop's own section; no component can replace it"#,
                 r#"components[3].name: "base" is planloop's own section; no component can replace it"#,
-                r#"components[4].name: Invalid component name "Bad-Name": use lowercase letters, digits and _, starting with a letter"#,
-                r#"components[5].name: Invalid component name "9lives": use lowercase letters, digits and _, starting with a letter"#,
-                r#"components[7].name: Duplicate component name "notes""#,
+                r#"components[5].name: Duplicate component name "notes""#,
             ]
         );
+        let bad =
+            r#"{"base": "B", "components": [{"name": "Bad-Name", "text": "x"}, {"name": "9lives", "text": "x"}]}"#;
+        assert_eq!(
+            refused(bad),
+            [
+                r#"components[0].name: Invalid component name "Bad-Name": use lowercase letters, digits and _, starting with a letter"#,
+                r#"components[1].name: Invalid component name "9lives": use lowercase letters, digits and _, starting with a letter"#,
+            ]
+        );
+        // Past the first five problems, the rest are counted.
+        let many: Vec<String> = (0..256).map(|i| format!(r#"{{"name": "N{i}", "text": "x"}}"#)).collect();
+        let named = refused(&format!(r#"{{"base": "B", "components": [{}]}}"#, many.join(",")));
+        assert_eq!(named.len(), 6);
+        assert_eq!(named[5], ": …and 251 more issues");
     }
 
     #[test]
