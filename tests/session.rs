@@ -464,6 +464,35 @@ fn problems(error: &planloop::error::Error) -> Vec<String> {
 }
 
 #[test]
+fn many_wrong_results_are_refused_in_a_short_error_that_names_the_first_few() {
+    let mut d = Drive::new(config());
+    d.begin("Go");
+    d.respond("", vec![call("a", "search", "{}"), call("b", "search", "{}")]);
+    let unknown: Vec<_> = (0..30_000).map(|i| ok(&format!("zz{i}"), "x")).collect();
+    let error = d.session.handle_tool_results(unknown, 9e9).unwrap_err();
+    assert_eq!((error.code, error.data.argument.as_deref()), (ErrorCode::InvalidArgument, Some("results")));
+    let mut expected: Vec<String> =
+        (0..5).map(|i| format!("[{i}].id: No tool call with id \"zz{i}\" is waiting for a result")).collect();
+    expected.push("…and 29995 more issues".into());
+    assert_eq!(problems(&error), expected);
+    assert!(error.message.len() < 600, "{}", error.message);
+    // A result given twice, in this batch or before, is named where it repeats.
+    let twice: Vec<_> = (0..30_000).map(|i| ok(["a", "b"][i % 2], "x")).collect();
+    let error = d.session.handle_tool_results(twice, 9e9).unwrap_err();
+    let named = problems(&error);
+    assert_eq!(
+        named[..2],
+        ["[2].id: The result for \"a\" was already given", "[3].id: The result for \"b\" was already given"]
+    );
+    assert_eq!(named[5], "…and 29993 more issues");
+    d.results(vec![ok("a", "A")]);
+    let again = d.session.handle_tool_results(vec![ok("b", "B"), ok("a", "A")], 9e9).unwrap_err();
+    assert_eq!(problems(&again), ["[1].id: The result for \"a\" was already given"]);
+    // Nothing changed: the waiting result is still taken.
+    assert!(d.results(vec![ok("b", "found")]).complete);
+}
+
+#[test]
 fn many_calls_sharing_an_id_are_refused_in_a_short_error() {
     let mut d = Drive::new(config());
     d.begin("Go");

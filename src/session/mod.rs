@@ -29,7 +29,6 @@ pub use turn::{Pending, Turn};
 
 use std::collections::VecDeque;
 
-use crate::error::issue::{Issue, PathSegment};
 use crate::error::{Error, Result};
 use crate::plan::planner::{PlannerOptions, PlannerState, PlannerToolName};
 use crate::plan::recorded::PlanState;
@@ -254,23 +253,11 @@ impl Session {
     pub fn handle_tool_results(&mut self, results: Vec<ToolResult>, now: f64) -> Result<ToolResultsOutcome> {
         let turn = self.turn_for_results("handleToolResults")?;
         // Check every id before changing anything.
-        let mut issues = Vec::new();
-        for (i, result) in results.iter().enumerate() {
-            let earlier = results[..i].iter().any(|r| r.id == result.id);
-            let problem = match turn.pending.iter().find(|p| p.id == result.id) {
-                None => format!("No tool call with id \"{}\" is waiting for a result", result.id),
-                Some(p) if p.answered || earlier => format!("The result for \"{}\" was already given", result.id),
-                Some(_) => continue,
-            };
-            issues.push(Issue::custom(problem, vec![PathSegment::Index(i as u32), PathSegment::Key("id".into())]));
-        }
-        if !issues.is_empty() {
-            return Err(Error::invalid_argument("results", issues));
-        }
+        let answering = results::answering(&turn.pending, &results)?;
         let iteration = turn.iterations;
         let mut messages = Vec::with_capacity(results.len());
-        for result in results {
-            messages.push(self.record_result(result, iteration, now));
+        for (result, call) in results.into_iter().zip(answering) {
+            messages.push(self.record_result(result, call, iteration, now));
         }
         let complete = self.settle(&mut messages, iteration, now)?;
         Ok(ToolResultsOutcome { messages, complete, next: self.next_call(now) })

@@ -1,16 +1,19 @@
-//! Tool results: each one written as the message the model reads, and the batch
-//! closed with a stuck nudge or a reminder when its last result is in.
+//! Tool results: matched to the calls they answer, each one written as the message the
+//! model reads, and the batch closed with a stuck nudge or a reminder when its last
+//! result is in.
 
-use crate::error::Result;
+use crate::error::issue::{first_issues, Issue, PathSegment};
+use crate::error::{Error, Result};
 use crate::json::value::Value;
 use crate::json::write as json_text;
 use crate::prompts::{self};
 use crate::session::events::EventKind;
 use crate::session::exchange::{Decision, ExitReason, ToolMessage, ToolResult};
 use crate::session::stuck::Pattern;
+use crate::sort::{places_by, repeats};
 use crate::text::cap;
 
-use super::{approval, Session};
+use super::{approval, Pending, Session};
 
 pub(super) const FINDINGS_KEPT: usize = 8;
 
@@ -19,6 +22,41 @@ pub(super) fn append(content: &str, addition: &str) -> String {
         true => addition.to_owned(),
         false => format!("{}\n\n{addition}", content.trim_end()),
     }
+}
+
+/// The waiting call each of `results` answers (its place in `pending`), or the refusal
+/// that names what is wrong: a result for no waiting call, or for one answered already
+/// (in an earlier batch, or earlier in this one). Found by sorting, n log n, where
+/// comparing each result with every earlier one and every waiting call took seconds for
+/// 30,000 unknown ids (and named each of them).
+pub(super) fn answering(pending: &[Pending], results: &[ToolResult]) -> Result<Vec<usize>> {
+    let ids: Vec<&str> = results.iter().map(|result| result.id.as_str()).collect();
+    let repeated = repeats(&ids);
+    // Equal ids sit together, the first waiting call of each first (as a search finds it).
+    let waiting = places_by(pending.len(), |p| pending[p].id.as_str());
+    let mut calls = Vec::with_capacity(results.len());
+    // Each result at fault, and whether its id is of a waiting call.
+    let mut problems = Vec::new();
+    for (i, &id) in ids.iter().enumerate() {
+        let at = waiting.partition_point(|&p| pending[p].id.as_str() < id);
+        match waiting.get(at).copied().filter(|&p| pending[p].id == id) {
+            Some(p) if !pending[p].answered && !repeated[i] => calls.push(p),
+            call => problems.push((i, call.is_some())),
+        }
+    }
+    if problems.is_empty() {
+        return Ok(calls);
+    }
+    let issues = first_issues(problems.len(), &mut |k| {
+        let (i, known) = problems[k];
+        let id = &results[i].id;
+        let problem = match known {
+            false => format!("No tool call with id \"{id}\" is waiting for a result"),
+            true => format!("The result for \"{id}\" was already given"),
+        };
+        Issue::custom(problem, vec![PathSegment::Index(i as u32), PathSegment::Key("id".into())])
+    });
+    Err(Error::invalid_argument("results", issues))
 }
 
 impl Session {
@@ -36,9 +74,11 @@ impl Session {
         Ok(complete)
     }
 
-    pub(super) fn record_result(&mut self, result: ToolResult, iteration: u32, now: f64) -> ToolMessage {
+    /// The tool message for `result`, which answers the waiting call at `call` (see
+    /// [`answering`]).
+    pub(super) fn record_result(&mut self, result: ToolResult, call: usize, iteration: u32, now: f64) -> ToolMessage {
         let language = self.config.language;
-        let found = self.turn.as_mut().and_then(|t| t.pending.iter_mut().find(|p| p.id == result.id));
+        let found = self.turn.as_mut().and_then(|t| t.pending.get_mut(call));
         let (name, signature, approved, observed) = match found {
             Some(pending) => {
                 pending.answered = true;
