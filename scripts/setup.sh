@@ -28,6 +28,16 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
   fi
 fi
 
+# tests/linear.rs counts the instructions each call runs (work, not time) under valgrind.
+if ! command -v valgrind >/dev/null; then
+  say "installing valgrind (apt)"
+  export DEBIAN_FRONTEND=noninteractive
+  if ! apt-get install -y --no-install-recommends valgrind; then
+    apt-get update
+    apt-get install -y --no-install-recommends valgrind
+  fi
+fi
+
 want_bindgen=$(wasm_bindgen_version)
 have_bindgen=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
 if [ "$have_bindgen" != "$want_bindgen" ]; then
