@@ -276,6 +276,35 @@ const finals = measure(
 );
 console.log(`  ${us(finals.answer)} per turn of beginTurn and a ${ANSWER.length.toLocaleString("en")}-unit final answer`);
 
+// Untrusted input at its worst (printed, no goal): a 1 MB reply of `<think ` over and over
+// (each a tag that never closes), and 30,000 results for calls never made. Both took
+// seconds when each tag's search for its `>` read to the end of the text again and each
+// result id was compared with every one before it.
+const THINKING = "<think ".repeat(142_857);
+const UNKNOWN = Array.from({ length: 30_000 }, (_, i) => ({ id: `never_${i}`, output: "x" }));
+const waiting = longSession(100);
+waiting.handleModelResponse({ text: null, toolCalls: [{ id: "call_0", name: "read_file", args: ARGS }] }, 0);
+const worst = measure(
+  {
+    thinking: (i) => {
+      answering.beginTurn({ message: "Summarise the Q3 revenue notes.", nowMs: ++answeredAt });
+      answering.handleModelResponse({ text: THINKING + i, toolCalls: [] }, ++answeredAt);
+    },
+    unknown: () => {
+      try {
+        waiting.handleToolResults(UNKNOWN, 1);
+      } catch (error) {
+        if (error.code !== "invalid_argument") throw error;
+        return;
+      }
+      throw new Error("30,000 unknown results were taken");
+    },
+  },
+  1,
+);
+console.log(`  ${us(worst.thinking)} per handleModelResponse of ${THINKING.length.toLocaleString("en")} units of \`<think \` (tags that never close)`);
+console.log(`  ${us(worst.unknown)} per handleToolResults refusing ${UNKNOWN.length.toLocaleString("en")} results for calls never made`);
+
 // What an integration saves after every step (printed, no goal): the snapshot of the
 // session the decisions above ran in, next to JSON.parse of the same document.
 const snapshotText = JSON.stringify(measured.snapshot());
