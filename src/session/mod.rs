@@ -29,6 +29,7 @@ pub use turn::{Pending, Turn};
 
 use std::collections::VecDeque;
 
+use crate::error::issue::{Issue, PathSegment};
 use crate::error::{Error, Result};
 use crate::plan::planner::{PlannerOptions, PlannerState, PlannerToolName};
 use crate::plan::recorded::PlanState;
