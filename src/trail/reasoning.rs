@@ -271,7 +271,7 @@ fn plan_summary(todos: &[Todo]) -> String {
 /// `{"description": "list files", "argv": ["rm", "-rf", "~"]}`, are shown rather than
 /// hidden behind some other string), else text that is not JSON as it is. `None` when
 /// there are no arguments. The JSON is written whole (but for values nested past
-/// [`PREVIEW_DEPTH`]), so that a caller that cuts it keeps its end: a justification.
+/// [`ANY_MAX_DEPTH`] levels), so that a caller that cuts it keeps its end: a justification.
 pub fn describe_args<'a, I: Input<'a>>(args: &I) -> Result<Option<String>> {
     Ok(describe(args, usize::MAX, Quote::Preferred)?.map(|(Described::Primary(text) | Described::Other(text))| text))
 }
