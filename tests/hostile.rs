@@ -14,8 +14,7 @@ use planloop::session::config::{SessionConfig, TodoDialect, TodoMode};
 use planloop::session::events::EventKind;
 use planloop::session::exchange::{BeginTurn, Decision, ModelResponse, ToolCallInput};
 use planloop::session::Session;
-use planloop::snapshot::checksum;
-use support::{args, call, config, ok, Drive};
+use support::{args, call, config, document, ok, resealed, set, Drive};
 
 fn once() -> ApproveOptions {
     ApproveOptions { edited_args: None, scope: Scope::Once }
@@ -28,33 +27,6 @@ fn begin(session: &mut Session, message: &str, now: f64) -> planloop::error::Res
 
 fn respond(session: &mut Session, calls: Vec<ToolCallInput>, now: f64) -> planloop::error::Result<Decision> {
     session.handle_model_response(ModelResponse { text: None, tool_calls: calls }, now)
-}
-
-/// The snapshot document of `session`, as JSON values.
-fn document(session: &Session) -> Value<'static> {
-    args(&session.snapshot().unwrap().to_json().unwrap())
-}
-
-/// Sets `path` in `value` to `new`.
-fn set(value: &mut Value<'static>, path: &[&str], new: Value<'static>) {
-    let mut at = value;
-    for key in path {
-        at = match at {
-            Value::Object(members) => {
-                &mut members.iter_mut().find(|(k, _)| k == key).unwrap_or_else(|| panic!("no {key}")).1
-            }
-            Value::Array(items) => &mut items[key.parse::<usize>().unwrap()],
-            _ => panic!("{key} in a scalar"),
-        };
-    }
-    *at = new;
-}
-
-/// `value` with its checksum made to match again, as a forger would.
-fn resealed(mut value: Value<'static>) -> Value<'static> {
-    let sum = checksum(&value);
-    set(&mut value, &["checksum"], Value::String(sum.into()));
-    value
 }
 
 // A refused call changes nothing -------------------------------------------------------

@@ -11,8 +11,7 @@ use planloop::session::approval::{
 use planloop::session::config::{ContinuationProtocol, Language, PlanReviewOptions, SessionConfig, TodoDialect};
 use planloop::session::exchange::{BeginTurn, Decision, ModelResponse, ToolCallInput, ToolResult};
 use planloop::session::Session;
-use planloop::snapshot::checksum;
-use support::{args, call, ok, plan, todos, Rng};
+use support::{args, call, document, ok, plan, resealed, set, todos, Rng};
 
 /// The session written to JSON text and read back.
 fn roundtrip(session: &Session) -> Session {
@@ -350,32 +349,6 @@ fn busy_session() -> Session {
     let decision = session.handle_model_response(response, 2.0).unwrap();
     assert!(matches!(decision, Decision::AwaitApproval { .. }));
     session
-}
-
-fn document(session: &Session) -> Value<'static> {
-    args(&session.snapshot().unwrap().to_json().unwrap())
-}
-
-/// Sets `path` in `value` to `new`.
-fn set(value: &mut Value<'static>, path: &[&str], new: Value<'static>) {
-    let mut at = value;
-    for key in path {
-        at = match at {
-            Value::Object(members) => {
-                &mut members.iter_mut().find(|(k, _)| k == key).unwrap_or_else(|| panic!("no {key}")).1
-            }
-            Value::Array(items) => &mut items[key.parse::<usize>().unwrap()],
-            _ => panic!("{key} in a scalar"),
-        };
-    }
-    *at = new;
-}
-
-/// `value` with a checksum that matches it again (as a forger would write).
-fn resealed(mut value: Value<'static>) -> Value<'static> {
-    let sum = checksum(&value);
-    set(&mut value, &["checksum"], Value::String(sum.into()));
-    value
 }
 
 fn refusal(value: &Value<'static>) -> planloop::error::Error {

@@ -125,6 +125,33 @@ pub fn todos(items: &[(&str, &str)]) -> String {
     format!(r#"{{"todos":[{}]}}"#, items.join(","))
 }
 
+/// The snapshot document of `session`, as JSON values.
+pub fn document(session: &Session) -> Value<'static> {
+    args(&session.snapshot().unwrap().to_json().unwrap())
+}
+
+/// Sets `path` in `value` to `new`.
+pub fn set(value: &mut Value<'static>, path: &[&str], new: Value<'static>) {
+    let mut at = value;
+    for key in path {
+        at = match at {
+            Value::Object(members) => {
+                &mut members.iter_mut().find(|(k, _)| k == key).unwrap_or_else(|| panic!("no {key}")).1
+            }
+            Value::Array(items) => &mut items[key.parse::<usize>().unwrap()],
+            _ => panic!("{key} in a scalar"),
+        };
+    }
+    *at = new;
+}
+
+/// `value` with a checksum that matches it again (as a forger would write).
+pub fn resealed(mut value: Value<'static>) -> Value<'static> {
+    let sum = planloop::snapshot::checksum(&value);
+    set(&mut value, &["checksum"], Value::String(sum.into()));
+    value
+}
+
 pub fn last_message(outcome: &ToolResultsOutcome) -> &ToolMessage {
     outcome.messages.last().expect("a tool message")
 }
