@@ -50,9 +50,9 @@ export function createPlanloop(options: PlanloopOptions = {}): Planloop {
   function prepare(params: CallParams): CallParams {
     const prompt = params.prompt;
     const user = lastUserMessage(prompt);
-    if (user !== null) keeper.user(user.count, user.index, user.text);
+    keeper.user(user);
     keeper.results(prompt.flatMap((m) => (m.role === "tool" ? m.content.flatMap(resultOf) : [])));
-    const shown = withToolMessages(prompt, keeper.kept.written, keeper.kept.turn);
+    const shown = withToolMessages(prompt, keeper.kept.written, user && { index: user.index, text: keeper.shown(user) });
     const composed = withSystem(shown, (base) => keeper.systemPrompt(base));
     return { ...params, prompt: composed, ...(keeper.kept.withhold ? { toolChoice: { type: "none" } } : {}) };
   }

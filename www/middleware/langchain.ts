@@ -15,7 +15,7 @@ import { createMiddleware } from "langchain";
 import { z } from "zod";
 import { type Decision, type ModelResponse, Session, type SessionConfig } from "planloop";
 
-import { Keeper, type Saved } from "./turn.js";
+import { Keeper, type Saved, type UserMessage } from "./turn.js";
 
 export interface PlanloopMiddlewareOptions {
   /** The configuration of each thread's session. Its `todoDialects` name the planner
@@ -84,8 +84,7 @@ export function planloopMiddleware(options: PlanloopMiddlewareOptions = {}) {
     tools: plannerTools,
     beforeModel: (state, runtime) => {
       const e = entry(state, runtime);
-      const users = state.messages.flatMap((m, index) => (HumanMessage.isInstance(m) ? [index] : []));
-      if (users.length > 0) e.keeper.user(users.length, users.at(-1)!, textOf(state.messages[users.at(-1)!]!));
+      e.keeper.user(latestUser(state.messages)?.message ?? null);
       e.keeper.results(
         state.messages.flatMap((m) => (ToolMessage.isInstance(m) ? [{ id: m.tool_call_id, output: textOf(m), isError: m.status === "error" }] : [])),
       );
@@ -94,9 +93,13 @@ export function planloopMiddleware(options: PlanloopMiddlewareOptions = {}) {
     },
     wrapModelCall: (request, handler) => {
       const { keeper } = entry(request.state, request.runtime);
-      const { turn, written, withhold } = keeper.kept;
+      const { written, withhold } = keeper.kept;
+      const user = latestUser(request.messages);
       const messages = request.messages.map((m, index) => {
-        if (index === turn?.index && HumanMessage.isInstance(m)) return new HumanMessage({ content: turn.text, id: m.id });
+        if (index === user?.index) {
+          const text = keeper.shown(user.message);
+          return text === user.message.text ? m : new HumanMessage({ content: text, id: m.id });
+        }
         const answer = ToolMessage.isInstance(m) ? written[m.tool_call_id] : undefined;
         if (answer === undefined || !ToolMessage.isInstance(m)) return m;
         return new ToolMessage({ content: answer.content, tool_call_id: m.tool_call_id, name: m.name, id: m.id, status: answer.isError ? "error" : "success" });
@@ -162,6 +165,16 @@ export function planloopMiddleware(options: PlanloopMiddlewareOptions = {}) {
       ...(waiting ? {} : { jumpTo: "model" as const }),
     };
   }
+}
+
+/** The last human message, where it is, as the keeper tells turns apart: its id (the
+ * graph gives every message one) and its text. */
+function latestUser(messages: BaseMessage[]): { index: number; message: UserMessage } | null {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const m = messages[index]!;
+    if (HumanMessage.isInstance(m)) return { index, message: { text: textOf(m), id: m.id } };
+  }
+  return null;
 }
 
 /** A message's text (string content, or its text blocks). */

@@ -61,12 +61,14 @@ export function createPlanloop(options: PlanloopOptions = {}): Planloop {
 
   function prepare(request: ModelRequest): ModelRequest {
     const input = typeof request.input === "string" ? [{ role: "user", content: request.input }] : (request.input as Item[]);
-    const users = input.flatMap((item, index) => (item.role === "user" ? [index] : []));
-    if (users.length > 0) keeper.user(users.length, users.at(-1)!, textOf(input[users.at(-1)!]!));
+    let last = input.length - 1;
+    while (last >= 0 && input[last]!.role !== "user") last--;
+    const user = last < 0 ? null : { text: textOf(input[last]!) };
+    keeper.user(user);
     keeper.results(input.flatMap((item) => (item.type === "function_call_result" ? [resultOf(item, ran)] : [])));
-    const { turn, written, withhold } = keeper.kept;
+    const { written, withhold } = keeper.kept;
     const shown = input.map((item, index): Item => {
-      if (index === turn?.index) return { ...item, content: turn.text };
+      if (index === last && user !== null && keeper.shown(user) !== user.text) return { ...item, content: keeper.shown(user) };
       const answer = item.type === "function_call_result" && item.callId !== undefined ? written[item.callId] : undefined;
       return answer === undefined ? item : { ...item, output: { type: "text", text: answer.content } };
     });

@@ -20,24 +20,23 @@ export type Prompt = ProviderMessage[];
 
 const textOf = (parts: ProviderPart[]) => parts.flatMap((p) => (p.type === "text" && typeof p.text === "string" ? [p.text] : [])).join("");
 
-/** The last user message: where it is, its text, and how many user messages there are. */
-export function lastUserMessage(prompt: Prompt): { index: number; text: string; count: number } | null {
-  let found: { index: number; text: string; count: number } | null = null;
-  let count = 0;
-  prompt.forEach((message, index) => {
-    if (message.role !== "user") return;
-    count += 1;
-    found = { index, text: textOf(message.content), count };
-  });
-  return found;
+/** The last user message: where it is, and its text. */
+export function lastUserMessage(prompt: Prompt): { index: number; text: string } | null {
+  for (let index = prompt.length - 1; index >= 0; index--) {
+    const message = prompt[index]!;
+    if (message.role === "user") return { index, text: textOf(message.content) };
+  }
+  return null;
 }
 
-/** The prompt with the turn's user message as planloop wrote it, and each tool result
- * planloop answered as its tool message (the `[tool_result:…]` text, reminders included). */
-export function withToolMessages(prompt: Prompt, written: Readonly<Record<string, Written>>, turn: { index: number; text: string } | null): Prompt {
+/** The prompt with the last user message's text as `user` gives it (as planloop wrote it
+ * for the turn), and each tool result planloop answered as its tool message (the
+ * `[tool_result:…]` text, reminders included). */
+export function withToolMessages(prompt: Prompt, written: Readonly<Record<string, Written>>, user: { index: number; text: string } | null): Prompt {
   return prompt.map((message, index): ProviderMessage => {
-    if (message.role === "user" && index === turn?.index) {
-      return { ...message, content: [...message.content.filter((p) => p.type !== "text"), { type: "text", text: turn.text }] };
+    if (message.role === "user" && index === user?.index) {
+      if (textOf(message.content) === user.text) return message;
+      return { ...message, content: [...message.content.filter((p) => p.type !== "text"), { type: "text", text: user.text }] };
     }
     if (message.role !== "tool") return message;
     return {

@@ -22,12 +22,26 @@ export interface Written {
   isError: boolean;
 }
 
+/** The latest user message of a prompt, as a middleware finds it: its text, and its id
+ * where the framework gives messages one (LangChain does). */
+export interface UserMessage {
+  text: string;
+  id?: string | undefined;
+}
+
+/** The turn's user message: what tells it apart (its id, else its text), and its text as
+ * planloop wrote it (a resume summary, plan feedback). */
+export interface TurnMessage {
+  key: string;
+  text: string;
+}
+
 /** The keeper's state besides the session, as plain JSON. */
 export interface Kept {
-  /** User messages seen; one more is a new turn. */
-  users: number;
-  /** The turn's user message as planloop wrote it (a resume summary, plan feedback). */
-  turn: { index: number; text: string } | null;
+  /** Whether the session's turn is open: a model call then goes on with it. */
+  open: boolean;
+  /** The message that opened the turn. */
+  turn: TurnMessage | null;
   /** Calls whose results the session awaits, each with its proposal's action id (or null). */
   awaited: Record<string, string | null>;
   /** planloop's tool messages of this turn, by call id. */
@@ -57,7 +71,29 @@ export interface Verdict {
   ending: string | null;
 }
 
-const fresh = (): Kept => ({ users: 0, turn: null, awaited: {}, written: {}, withhold: false });
+/** A decision that ends the session's turn. */
+const ENDS = new Set<Decision["type"]>(["finalize", "pause", "fail", "awaitPlanReview"]);
+
+/** What a keeper knows of a session it did not drive (one restored from a snapshot): its
+ * open turn, opened by the message the snapshot keeps, and the calls that turn awaits,
+ * held ones with their proposals' action ids. */
+function kept(session: Session): Kept {
+  const { turn, config } = session.snapshot();
+  const awaited: Record<string, string | null> = {};
+  if (turn?.open !== true) return { open: false, turn: null, awaited, written: {}, withhold: false };
+  for (const call of turn.pending) if (!call.answered) awaited[call.id] = null;
+  for (const proposal of session.proposals()) if (proposal.status === "pending") awaited[proposal.callId] = proposal.actionId;
+  const withhold = turn.iterations + 1 >= (config.maxIterations ?? 20) || turn.stuckOut;
+  return { open: true, turn: { key: turn.message, text: turn.message }, awaited, written: {}, withhold };
+}
+
+/** Kept state saved before turns were told apart by their message (it counted user
+ * messages): its turn is taken to be open with whatever message comes next. */
+function upgraded(saved: Omit<Saved, "snapshot">, session: Session): Kept {
+  if (typeof (saved as Partial<Kept>).open === "boolean" && typeof saved.turn?.key === "string") return saved;
+  const open = session.snapshot().turn?.open === true;
+  return { ...saved, open, turn: open ? { key: "", text: "" } : null };
+}
 
 export class Keeper {
   readonly session: Session;
@@ -67,21 +103,45 @@ export class Keeper {
   constructor(from: { config?: SessionConfig; saved?: Saved | undefined; snapshot?: SessionSnapshot | string | undefined }, now: () => number) {
     this.now = now;
     if (from.saved !== undefined) {
-      const { snapshot, ...kept } = from.saved;
+      const { snapshot, ...saved } = from.saved;
       this.session = Session.restore(snapshot);
-      this.kept = kept;
+      this.kept = upgraded(saved, this.session);
+    } else if (from.snapshot !== undefined) {
+      this.session = Session.restore(from.snapshot);
+      this.kept = kept(this.session);
     } else {
-      this.session = from.snapshot === undefined ? new Session(from.config) : Session.restore(from.snapshot);
-      this.kept = fresh();
+      this.session = new Session(from.config);
+      this.kept = kept(this.session);
     }
   }
 
-  /** The user messages of a prompt: `count` of them, the last at `index`. One more than
-   * before opens a turn (a new message ends the one before: what it awaited is dropped). */
-  user(count: number, index: number, text: string): void {
-    if (count === this.kept.users) return;
-    const started = this.session.beginTurn({ message: text, nowMs: this.now() });
-    this.kept = { users: count, turn: { index, text: started.message }, awaited: {}, written: {}, withhold: started.next.toolsWithheld };
+  /**
+   * The latest user message of a prompt, before each model call. It opens a turn when it
+   * is not the one that opened the turn in progress, or when no turn is in progress (the
+   * last one ended: a second `generateText`, "continue" after a pause, a new run); a new
+   * message ends the turn before it (what that awaited is dropped). Counting messages
+   * would not do: a chat UI sends only the last few, a summary replaces the old ones.
+   * A message is told apart by its id where it has one, else by its text.
+   */
+  user(latest: UserMessage | null): void {
+    if (latest === null) return;
+    const key = latest.id ?? latest.text;
+    const turn = this.kept.turn;
+    if (this.kept.open && turn !== null && turn.key === "" && turn.text === "") {
+      // (A turn from upgraded state goes on with the message it meets first.)
+      this.kept.turn = { key, text: latest.text };
+      return;
+    }
+    if (this.kept.open && turn?.key === key) return;
+    const started = this.session.beginTurn({ message: latest.text, nowMs: this.now() });
+    this.kept = { open: true, turn: { key, text: started.message }, awaited: {}, written: {}, withhold: started.next.toolsWithheld };
+  }
+
+  /** The text the model gets for the latest user message: as planloop wrote it when it
+   * opened the turn, else as it is. */
+  shown(latest: UserMessage): string {
+    const turn = this.kept.turn;
+    return turn !== null && turn.key === (latest.id ?? latest.text) ? turn.text : latest.text;
   }
 
   /** Hands the session the awaited results among `results` (others are skipped): a
@@ -118,6 +178,7 @@ export class Keeper {
   respond(response: ModelResponse): Verdict {
     const decision = this.session.handleModelResponse(response, this.now());
     this.remember(decision);
+    if (ENDS.has(decision.type)) this.kept.open = false;
     const nudge = decision.type === "continue" ? decision.message : null;
     const ending = decision.type === "pause" ? decision.summary : decision.type === "fail" || decision.type === "awaitPlanReview" ? decision.message : null;
     return { decision, nudge, ending };
