@@ -41,6 +41,11 @@ interface Entry {
 
 const DECISIONS = ["approve", "edit", "reject"] as const;
 
+/** The mark on the human messages planloop writes (its nudges), as LangChain's summaries
+ * carry `lc_source: "summarization"`: a message with a source was not the user's, and
+ * opens no turn. */
+const SOURCE = "planloop";
+
 export function planloopMiddleware(options: PlanloopMiddlewareOptions = {}) {
   const now = options.now ?? Date.now;
   const threads = new Map<string, Entry>();
@@ -116,7 +121,7 @@ export function planloopMiddleware(options: PlanloopMiddlewareOptions = {}) {
           e.seen = last.id ?? null;
           const { nudge, ending } = e.keeper.respond(responseOf(last));
           publish(e, runtime);
-          if (nudge !== null) return { ...persisted(e), messages: [new HumanMessage(nudge)], jumpTo: "model" };
+          if (nudge !== null) return { ...persisted(e), messages: [new HumanMessage({ content: nudge, additional_kwargs: { lc_source: SOURCE } })], jumpTo: "model" };
           if (ending !== null) return { ...persisted(e), messages: [new AIMessage({ content: ending, id: last.id })], jumpTo: "end" };
         }
         const pending = e.keeper.session.proposals().filter((p) => p.status === "pending");
@@ -167,12 +172,14 @@ export function planloopMiddleware(options: PlanloopMiddlewareOptions = {}) {
   }
 }
 
-/** The last human message, where it is, as the keeper tells turns apart: its id (the
- * graph gives every message one) and its text. */
+/** The last message the user wrote, where it is, as the keeper tells turns apart: its id
+ * (the graph gives every message one) and its text. Human messages with a source are
+ * skipped: planloop's nudges, and the summary `summarizationMiddleware` puts in place of
+ * the messages it drops (its id is the first dropped message's). */
 function latestUser(messages: BaseMessage[]): { index: number; message: UserMessage } | null {
   for (let index = messages.length - 1; index >= 0; index--) {
     const m = messages[index]!;
-    if (HumanMessage.isInstance(m)) return { index, message: { text: textOf(m), id: m.id } };
+    if (HumanMessage.isInstance(m) && m.additional_kwargs?.lc_source === undefined) return { index, message: { text: textOf(m), id: m.id } };
   }
   return null;
 }

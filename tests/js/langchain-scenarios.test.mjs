@@ -1,0 +1,177 @@
+// planloop/langchain as LangChain.js users run it: scenarios rewritten from LangChain's own
+// tests and docs, on `createAgent` with LangChain's fake models (`fakeModel` from
+// @langchain/core/testing, `FakeToolCallingModel` from langchain's agent tests) and
+// `MemorySaver`, no network. Each names its source. The threads go on over several
+// messages (summarised and trimmed on the way), pauses are answered with every kind of
+// decision (malformed ones refused whole), several gated calls share one step, and a
+// restart falls between a pause and its answer.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { tool } from "@langchain/core/tools";
+import { Command, MemorySaver, REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
+import { RemoveMessage } from "@langchain/core/messages";
+import { AIMessage, FakeToolCallingModel, HumanMessage, ToolMessage, createAgent, createMiddleware, fakeModel, summarizationMiddleware } from "langchain";
+
+import { planloopMiddleware } from "../../pkg/langchain.mjs";
+import { planloop } from "./support/pkg.mjs";
+
+const config = (thread) => ({ configurable: { thread_id: thread } });
+const textOf = (message) => (typeof message.content === "string" ? message.content : message.content.map((b) => b.text ?? "").join(""));
+const object = (properties) => ({ type: "object", properties: Object.fromEntries(properties.map((p) => [p, {}])) });
+
+/** The tools of LangChain's HITL tests and of a notes app; `ran` lists the calls that ran. */
+function toolbox() {
+  const ran = [];
+  const make = (name, answer, properties) => tool(async (args) => (ran.push([name, args]), answer(args)), { name, description: name, schema: object(properties) });
+  const tools = [
+    make("search", () => "finance/q3.md", ["query"]),
+    make("calculator", ({ a, b }) => `${a} * ${b} = ${a * b}`, ["a", "b", "operation"]),
+    make("write_file", ({ filename, content }) => `Successfully wrote ${String(content).length} characters to ${filename}`, ["filename", "content"]),
+    make("archive_file", ({ filename }) => `Archived ${filename}`, ["filename"]),
+  ];
+  return { ran, tools };
+}
+
+const READS = { tools: { read: ["search", "calculator"] } };
+
+function agentWith(model, { tools, middleware = [], checkpointer = new MemorySaver(), options = {} }) {
+  return createAgent({ model, tools, checkpointer, systemPrompt: "You are a helpful assistant.", middleware: [...middleware, planloopMiddleware({ config: { ...READS, ...options }, now: () => 1000 })] });
+}
+
+/** One run of the agent on a thread: its last state, planloop's events on the custom
+ * stream, and the approval request it paused on (if it did). */
+async function send(agent, input, thread) {
+  const events = [];
+  let values;
+  let request;
+  for await (const [mode, chunk] of await agent.stream(input, { ...config(thread), streamMode: ["custom", "values"] })) {
+    if (mode === "custom") events.push(chunk.planloop.type);
+    else if (chunk.__interrupt__ !== undefined) request = chunk.__interrupt__[0].value;
+    else values = chunk;
+  }
+  return { values, events, request };
+}
+
+const sessionOf = (values) => planloop.Session.restore(values.planloop.snapshot);
+const count = (events, type) => events.filter((e) => e === type).length;
+
+// ---------------------------------------------------------------------------------------
+// Turns on one thread: one per message the user sends, whatever happened to the history.
+
+// Source: docs.langchain.com/oss/javascript/langchain/short-term-memory ("Usage": a
+// checkpointer and a thread_id, invoked again with the next message) and the agents docs'
+// human-in-the-loop "continue". A second message after a finished turn, then a run that
+// pauses at planloop's limit, then "continue" on the same thread.
+test("LangChain thread: a second message after a finished turn, and \"continue\" after a pause, each open one turn", async () => {
+  const { ran, tools } = toolbox();
+  const model = fakeModel()
+    .respondWithTools([{ name: "search", args: { query: "Q3" }, id: "s1" }])
+    .respond(new AIMessage("The Q3 note is finance/q3.md."))
+    .respondWithTools([{ name: "search", args: { query: "Q4" }, id: "s2" }])
+    .respondWithTools([{ name: "search", args: { query: "Q4 draft" }, id: "s3" }])
+    .respondWithTools([{ name: "search", args: { query: "Q4 final" }, id: "s4" }])
+    .respond(new AIMessage("The Q4 note is finance/q4.md."));
+  const agent = agentWith(model, { tools, options: { maxIterations: 2 } });
+  const first = await send(agent, { messages: [new HumanMessage("Find the Q3 note")] }, "memory");
+  assert.equal(textOf(first.values.messages.at(-1)), "The Q3 note is finance/q3.md.");
+  const second = await send(agent, { messages: [new HumanMessage("And the Q4 one?")] }, "memory");
+  assert.match(textOf(second.values.messages.at(-1)), /iteration limit/, "the second turn paused at planloop's limit");
+  const third = await send(agent, { messages: [new HumanMessage("continue")] }, "memory");
+  assert.equal(textOf(third.values.messages.at(-1)), "The Q4 note is finance/q4.md.");
+  assert.deepEqual([first, second, third].map((r) => count(r.events, "TurnStarted")), [1, 1, 1]);
+  assert.equal(sessionOf(third.values).snapshot().turns, 3);
+  // The call the model made at the limit (s3) never ran; "continue" went on with the plan.
+  assert.deepEqual(ran.map(([, args]) => args.query), ["Q3", "Q4", "Q4 final"]);
+  // "continue" reached the model as planloop's resume of the paused work.
+  assert.match(textOf(model.calls[4].messages.at(-1)), /^<resume>/);
+});
+
+/** Every human message the agent keeps that the user did not write. */
+const sourced = (messages) => messages.filter((m) => HumanMessage.isInstance(m) && m.additional_kwargs?.lc_source !== undefined);
+
+// Source: langchain's src/agents/middleware/tests/summarization.test.ts ("should trigger
+// summarization when token count exceeds threshold", "should preserve AI/Tool message
+// pairs together": the real middleware with a fake summarising model) and the
+// short-term-memory docs' "Summarize messages". The summary is a human message that takes
+// the id of the first message it replaces; once it replaces the message that opened the
+// turn in progress, it must not open another.
+test("LangChain thread: summarizationMiddleware shortens the history, between turns and inside one; each message opens one turn", async () => {
+  const { ran, tools } = toolbox();
+  const summariser = fakeModel();
+  for (let i = 1; i <= 4; i++) summariser.respond(new AIMessage(`Summary ${i} of the notes found so far.`));
+  const summarization = summarizationMiddleware({ model: summariser, trigger: { messages: 5 }, keep: { messages: 2 } });
+  const model = fakeModel()
+    .respondWithTools([{ name: "search", args: { query: "Q3" }, id: "s1" }])
+    .respond(new AIMessage("The Q3 note is finance/q3.md."))
+    .respondWithTools([{ name: "search", args: { query: "Q4" }, id: "s2" }])
+    .respond(new AIMessage("The Q4 note is finance/q4.md."))
+    .respondWithTools([{ name: "search", args: { query: "Q1" }, id: "s3" }])
+    .respond(new AIMessage("The Q1 note is finance/q1.md."));
+  const agent = agentWith(model, { tools, middleware: [summarization] });
+  const runs = [];
+  for (const text of ["Find the Q3 note", "And the Q4 one?", "And Q1?"]) runs.push(await send(agent, { messages: [new HumanMessage(text)] }, "summarised"));
+  const last = runs.at(-1).values;
+  assert.equal(textOf(last.messages.at(-1)), "The Q1 note is finance/q1.md.");
+  assert.equal(summariser.callCount, 4, "the history was summarised at the start of turns 2 and 3, and inside each");
+  assert.equal(sourced(last.messages).length, 1, "the thread holds the summary");
+  // Inside turn 2 the model saw the summary in place of the user's message, and went on.
+  const humans = (call) => model.calls[call].messages.filter((m) => HumanMessage.isInstance(m)).map(textOf);
+  assert.deepEqual(humans(2).slice(-1), ["And the Q4 one?"]);
+  assert.deepEqual(humans(3), ["Here is a summary of the conversation to date:\n\nSummary 2 of the notes found so far."]);
+  assert.deepEqual(runs.map((r) => count(r.events, "TurnStarted")), [1, 1, 1]);
+  assert.deepEqual(runs.map((r) => count(r.events, "TurnAbandoned")), [0, 0, 0]);
+  assert.deepEqual(runs.map((r) => count(r.events, "TurnCompleted")), [1, 1, 1]);
+  assert.equal(sessionOf(last).snapshot().turns, 3);
+  assert.deepEqual(ran.map(([name]) => name), ["search", "search", "search"]);
+});
+
+// Source: docs.langchain.com/oss/javascript/langchain/short-term-memory ("Trim messages":
+// a beforeModel middleware that keeps the first message and the last few, through
+// RemoveMessage(REMOVE_ALL_MESSAGES)).
+test("LangChain thread: a history trimmed before each model call keeps one turn per message", async () => {
+  const { tools } = toolbox();
+  const trim = createMiddleware({
+    name: "TrimMessages",
+    beforeModel: (state) => {
+      const { messages } = state;
+      if (messages.length <= 3) return undefined;
+      const recent = messages.length % 2 === 0 ? messages.slice(-3) : messages.slice(-4);
+      return { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), messages[0], ...recent] };
+    },
+  });
+  const model = fakeModel()
+    .respond(new AIMessage("Hi Bob."))
+    .respond(new AIMessage("Noted: you like Q3 notes."))
+    .respondWithTools([{ name: "search", args: { query: "Q3" }, id: "s1" }])
+    .respond(new AIMessage("finance/q3.md"))
+    .respond(new AIMessage("Your name is Bob."));
+  const agent = agentWith(model, { tools, middleware: [trim] });
+  const runs = [];
+  for (const text of ["hi! I am Bob", "I like Q3 notes", "Find one", "what is my name?"]) runs.push(await send(agent, { messages: [new HumanMessage(text)] }, "trimmed"));
+  assert.equal(textOf(runs.at(-1).values.messages.at(-1)), "Your name is Bob.");
+  assert.ok(runs.at(-1).values.messages.length < 9, "the history was trimmed");
+  assert.deepEqual(runs.map((r) => count(r.events, "TurnStarted")), [1, 1, 1, 1]);
+  assert.deepEqual(runs.map((r) => count(r.events, "TurnAbandoned")), [0, 0, 0, 0]);
+  assert.equal(sessionOf(runs.at(-1).values).snapshot().turns, 4);
+});
+
+// Source: langchain's createAgent middleware docs (an afterModel hook that adds a message
+// and jumps back to the model: `jumpTo: "model"`). planloop's own nudge after a premature
+// stop is such a human message; the tools the model then calls belong to the same turn.
+test("LangChain thread: planloop's nudge is not the user's message: the turn goes on past it", async () => {
+  const { tools } = toolbox();
+  const todos = (status) => ({ todos: [{ id: "find", content: "Find the Q3 note", status: "completed" }, { id: "sum", content: "Summarize it", status }] });
+  const model = fakeModel()
+    .respondWithTools([{ name: "write_todos", args: todos("in_progress"), id: "t1" }, { name: "search", args: { query: "Q3" }, id: "s1" }])
+    .respond(new AIMessage("I found it."))
+    .respondWithTools([{ name: "write_todos", args: todos("completed"), id: "t2" }])
+    .respond(new AIMessage("Q3 revenue rose 4%."));
+  const { values, events } = await send(agentWith(model, { tools }), { messages: [new HumanMessage("Summarize the Q3 note")] }, "nudged");
+  assert.equal(textOf(values.messages.at(-1)), "Q3 revenue rose 4%.");
+  assert.equal(count(events, "TurnStarted"), 1, events.join(", "));
+  assert.equal(count(events, "TurnAbandoned"), 0, events.join(", "));
+  assert.equal(sourced(values.messages).length, 1, "the nudge is in the thread, marked as planloop's");
+  assert.equal(sessionOf(values).snapshot().turns, 1);
+  assert.equal(sessionOf(values).progress().completed, 2);
+});
