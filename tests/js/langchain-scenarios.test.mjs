@@ -175,3 +175,116 @@ test("LangChain thread: planloop's nudge is not the user's message: the turn goe
   assert.equal(sessionOf(values).snapshot().turns, 1);
   assert.equal(sessionOf(values).progress().completed, 2);
 });
+
+// ---------------------------------------------------------------------------------------
+// Approvals, with the FakeToolCallingModel of LangChain's HITL tests: it answers each call
+// with the next of its scripted tool calls (none: a text reply), cycling.
+
+const write = (id, filename, content = `${filename} content`) => ({ id, name: "write_file", args: { filename, content } });
+
+/** Answers a pause again after a refused decision: LangGraph keeps the answer a run was
+ * resumed with, so the pause is taken up anew from the model's step first. */
+async function reopen(agent, thread) {
+  await agent.graph.updateState(config(thread), {}, "model_request");
+}
+
+const statuses = (values) => sessionOf(values).snapshot().proposals.map((p) => p.status);
+
+// Source: langchain's src/agents/middleware/tests/hitl.test.ts: "should throw error when
+// edited action is missing", "should throw error when edited action has invalid name",
+// "... has invalid arguments", "should throw if response is not a string", "should not
+// allow me to approve if I don't have approve in allowedDecisions" (an unexpected decision
+// throws "Unexpected human decision"), with the decisions of the issue ("deny",
+// "rejected", "ignore") and other garbage. Each is refused: the run throws, nothing ran,
+// and the call still waits; answered again, it is rejected as a pending call is.
+for (const [label, decision] of [
+  ["type \"deny\"", { type: "deny" }],
+  ["type \"rejected\"", { type: "rejected" }],
+  ["type \"ignore\"", { type: "ignore" }],
+  ["no type", { message: "no" }],
+  ["a bare string", "approve"],
+  ["null", null],
+  ["an edit without editedAction", { type: "edit" }],
+  ["an edit whose name is not a string", { type: "edit", editedAction: { name: 123, args: { filename: "test.txt", content: "test" } } }],
+  ["an edit whose args are not an object", { type: "edit", editedAction: { name: "write_file", args: "not an object" } }],
+  ["a rejection whose message is not a string", { type: "reject", message: { action: "write_file", args: "File operation not allowed" } }],
+]) {
+  test(`LangChain approvals: a decision with ${label} is refused; nothing runs and the call still waits`, async () => {
+    const { ran, tools } = toolbox();
+    const model = new FakeToolCallingModel({ toolCalls: [[write("call_1", "test.txt")], []] });
+    const agent = agentWith(model, { tools });
+    const thread = `malformed ${label}`;
+    const { request } = await send(agent, { messages: [new HumanMessage("Write test file")] }, thread);
+    assert.deepEqual(request.actionRequests.map((a) => a.name), ["write_file"]);
+    await assert.rejects(agent.invoke(new Command({ resume: { decisions: [decision] } }), config(thread)), /unexpected human decision 1 of 1 \(on `write_file`\)/);
+    assert.deepEqual(ran, []);
+    // The thread is still at the pause, its request unanswered.
+    const paused = (await agent.graph.getState(config(thread))).tasks.flatMap((t) => t.interrupts.map((i) => i.value.actionRequests[0].name));
+    assert.deepEqual(paused, ["write_file"]);
+    await reopen(agent, thread);
+    const result = await agent.invoke(new Command({ resume: { decisions: [{ type: "reject", message: "Not now." }] } }), config(thread));
+    assert.deepEqual(ran, []);
+    assert.deepEqual(statuses(result), ["rejected"]);
+    const answer = result.messages.find((m) => ToolMessage.isInstance(m) && m.tool_call_id === "call_1");
+    assert.match(textOf(answer), /rejected this action: Not now\./);
+  });
+}
+
+// Source: hitl.test.ts, "should throw if not all tool calls have a response", "should
+// throw error when decisions array is not provided", "... is not an array".
+for (const [label, resume] of [
+  ["one decision for two calls", { decisions: [{ type: "approve" }] }],
+  ["no decisions", {}],
+  ["decisions that are not an array", { decisions: "not an array" }],
+]) {
+  test(`LangChain approvals: resuming with ${label} is refused and nothing runs`, async () => {
+    const { ran, tools } = toolbox();
+    const model = new FakeToolCallingModel({ toolCalls: [[write("call_1", "a.txt"), write("call_2", "b.txt")], []] });
+    const agent = agentWith(model, { tools });
+    await send(agent, { messages: [new HumanMessage("Write two files")] }, label);
+    await assert.rejects(agent.invoke(new Command({ resume }), config(label)), /one decision per paused call \(2\)/);
+    assert.deepEqual(ran, []);
+  });
+}
+
+// Source: hitl.test.ts, "should execute approved tools while returning rejection messages
+// for rejected tools", turned around: a malformed decision after a valid one. The valid
+// one must not be applied before the malformed one is found.
+for (const [label, malformed] of [
+  ["an unknown type", { type: "deny" }],
+  ["an edit without editedAction", { type: "edit" }],
+]) {
+  test(`LangChain approvals: ${label} after a valid decision refuses both; answered again, each applies`, async () => {
+    const { ran, tools } = toolbox();
+    const model = new FakeToolCallingModel({ toolCalls: [[write("call_1", "a.txt"), write("call_2", "b.txt")], []] });
+    const agent = agentWith(model, { tools });
+    const thread = `halfway ${label}`;
+    const { request } = await send(agent, { messages: [new HumanMessage("Write two files")] }, thread);
+    assert.equal(request.actionRequests.length, 2);
+    await assert.rejects(agent.invoke(new Command({ resume: { decisions: [{ type: "approve" }, malformed] } }), config(thread)), /unexpected human decision 2 of 2/);
+    assert.deepEqual(ran, []);
+    await reopen(agent, thread);
+    const result = await agent.invoke(new Command({ resume: { decisions: [{ type: "reject", message: "Not a.txt." }, { type: "approve" }] } }), config(thread));
+    assert.deepEqual(ran.map(([, args]) => args.filename), ["b.txt"]);
+    assert.deepEqual(statuses(result), ["rejected", "approved"]);
+  });
+}
+
+// The same, where the session refuses the second decision: edited arguments deeper than
+// planloop takes (64 levels). The approval before it, applied in memory, is dropped with
+// the failed step, so the pause is answered again whole.
+test("LangChain approvals: a decision the session refuses after a valid one leaves both calls waiting", async () => {
+  const { ran, tools } = toolbox();
+  const model = new FakeToolCallingModel({ toolCalls: [[write("call_1", "a.txt"), write("call_2", "b.txt")], []] });
+  const agent = agentWith(model, { tools });
+  await send(agent, { messages: [new HumanMessage("Write two files")] }, "deep");
+  let deep = { content: "x" };
+  for (let i = 0; i < 100; i++) deep = { nested: deep };
+  const edit = { type: "edit", editedAction: { name: "write_file", args: { filename: "b.txt", content: deep } } };
+  await assert.rejects(agent.invoke(new Command({ resume: { decisions: [{ type: "approve" }, edit] } }), config("deep")), /at most 64 levels/);
+  assert.deepEqual(ran, []);
+  await reopen(agent, "deep");
+  const result = await agent.invoke(new Command({ resume: { decisions: [{ type: "approve" }, { type: "reject" }] } }), config("deep"));
+  assert.deepEqual(ran.map(([, args]) => args.filename), ["a.txt"]);
+  assert.deepEqual(statuses(result), ["approved", "rejected"]);
+});

@@ -5,15 +5,16 @@
 // response: a premature stop goes back to the model with planloop's nudge, a limit ends
 // the run with the summary, and gated calls pause through LangGraph's `interrupt()` with
 // decisions shaped as `humanInTheLoopMiddleware`'s (approve / edit / reject), resumed with
-// `Command({ resume: { decisions } })`. The planner tools return the answers planloop
-// wrote for them. One Session per `thread_id`; its snapshot lives in the agent state
-// (`planloop`), so the user's checkpointer persists it and a restarted process goes on.
+// `Command({ resume: { decisions } })`, all checked before any applies. The planner tools
+// return the answers planloop wrote for them. One Session per `thread_id`; its snapshot
+// lives in the agent state (`planloop`), so the user's checkpointer persists it and a
+// restarted process goes on.
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
-import { getCurrentTaskInput, interrupt } from "@langchain/langgraph";
+import { getCurrentTaskInput, interrupt, isGraphInterrupt } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
 import { z } from "zod";
-import { type Decision, type ModelResponse, Session, type SessionConfig } from "planloop";
+import { type Decision, type ModelResponse, type Proposal, Session, type SessionConfig } from "planloop";
 
 import { Keeper, type Saved, type UserMessage } from "./turn.js";
 
@@ -77,6 +78,20 @@ export function planloopMiddleware(options: PlanloopMiddlewareOptions = {}) {
 
   const persisted = (e: Entry): { planloop: PlanloopState } => ({ planloop: { ...e.keeper.saved(), seen: e.seen } });
 
+  /** Runs a hook on a thread's session. The checkpointer keeps the state from before the
+   * hook; when the hook fails (a refused decision, a call the session refuses), the
+   * session in memory is dropped as well, so the next step goes on from that state, as
+   * after a restart, whatever the hook had changed. (An interrupt is no failure: the
+   * resumed hook goes on with the session in memory.) */
+  function guarded<T>(runtime: { configurable?: { thread_id?: string } }, hook: () => T): T {
+    try {
+      return hook();
+    } catch (error) {
+      if (!isGraphInterrupt(error)) threads.delete(runtime.configurable?.thread_id ?? "");
+      throw error;
+    }
+  }
+
   /** Streams what happened (reasoning steps, nudges, approvals) to the agent's `custom` stream. */
   function publish(e: Entry, runtime: { writer?: (chunk: unknown) => void }): void {
     for (const event of e.keeper.session.drainEvents()) runtime.writer?.({ planloop: event });
@@ -87,15 +102,16 @@ export function planloopMiddleware(options: PlanloopMiddlewareOptions = {}) {
     // Checked by Session.restore when read, not here.
     stateSchema: z.object({ planloop: z.custom<PlanloopState>().optional() }),
     tools: plannerTools,
-    beforeModel: (state, runtime) => {
-      const e = entry(state, runtime);
-      e.keeper.user(latestUser(state.messages)?.message ?? null);
-      e.keeper.results(
-        state.messages.flatMap((m) => (ToolMessage.isInstance(m) ? [{ id: m.tool_call_id, output: textOf(m), isError: m.status === "error" }] : [])),
-      );
-      publish(e, runtime);
-      return persisted(e);
-    },
+    beforeModel: (state, runtime) =>
+      guarded(runtime, () => {
+        const e = entry(state, runtime);
+        e.keeper.user(latestUser(state.messages)?.message ?? null);
+        e.keeper.results(
+          state.messages.flatMap((m) => (ToolMessage.isInstance(m) ? [{ id: m.tool_call_id, output: textOf(m), isError: m.status === "error" }] : [])),
+        );
+        publish(e, runtime);
+        return persisted(e);
+      }),
     wrapModelCall: (request, handler) => {
       const { keeper } = entry(request.state, request.runtime);
       const { written, withhold } = keeper.kept;
@@ -113,36 +129,34 @@ export function planloopMiddleware(options: PlanloopMiddlewareOptions = {}) {
     },
     afterModel: {
       canJumpTo: ["model", "end"],
-      hook: (state, runtime) => {
-        const e = entry(state, runtime);
-        const last = state.messages.at(-1);
-        if (last === undefined || !AIMessage.isInstance(last)) return;
-        if (e.seen !== (last.id ?? null)) {
-          e.seen = last.id ?? null;
-          const { nudge, ending } = e.keeper.respond(responseOf(last));
-          publish(e, runtime);
-          if (nudge !== null) return { ...persisted(e), messages: [new HumanMessage({ content: nudge, additional_kwargs: { lc_source: SOURCE } })], jumpTo: "model" };
-          if (ending !== null) return { ...persisted(e), messages: [new AIMessage({ content: ending, id: last.id })], jumpTo: "end" };
-        }
-        const pending = e.keeper.session.proposals().filter((p) => p.status === "pending");
-        if (pending.length === 0) return persisted(e);
-        return { ...resolve(e.keeper, last, pending, state.messages), ...persisted(e) } as never;
-      },
+      hook: (state, runtime) =>
+        guarded(runtime, () => {
+          const e = entry(state, runtime);
+          const last = state.messages.at(-1);
+          if (last === undefined || !AIMessage.isInstance(last)) return;
+          if (e.seen !== (last.id ?? null)) {
+            e.seen = last.id ?? null;
+            const { nudge, ending } = e.keeper.respond(responseOf(last));
+            publish(e, runtime);
+            if (nudge !== null) return { ...persisted(e), messages: [new HumanMessage({ content: nudge, additional_kwargs: { lc_source: SOURCE } })], jumpTo: "model" };
+            if (ending !== null) return { ...persisted(e), messages: [new AIMessage({ content: ending, id: last.id })], jumpTo: "end" };
+          }
+          const pending = e.keeper.session.proposals().filter((p) => p.status === "pending");
+          if (pending.length === 0) return persisted(e);
+          return { ...resolve(e.keeper, last, pending, state.messages), ...persisted(e) } as never;
+        }),
     },
   });
 
   /** Pauses for the reviewer's decisions on `pending`, hands them to the session, and
    * rewrites the AI message: approved calls (as edited) run, rejected ones are answered
    * with planloop's rejection message. */
-  function resolve(keeper: Keeper, last: AIMessage, pending: ReturnType<Session["proposals"]>, messages: BaseMessage[]) {
-    const answer = interrupt({
+  function resolve(keeper: Keeper, last: AIMessage, pending: Proposal[], messages: BaseMessage[]) {
+    const answer: unknown = interrupt({
       actionRequests: pending.map((p) => ({ name: p.tool, args: p.args, description: p.justification })),
       reviewConfigs: pending.map((p) => ({ actionName: p.tool, allowedDecisions: [...DECISIONS] })),
-    }) as { decisions?: PlanloopDecision[] } | undefined;
-    const decisions = answer?.decisions;
-    if (!Array.isArray(decisions) || decisions.length !== pending.length) {
-      throw new Error(`planloop: resume with { decisions } holding one decision per paused call (${pending.length})`);
-    }
+    });
+    const decisions = reviewed(answer, pending);
     let resumed: Decision | null | undefined = null;
     pending.forEach((proposal, i) => {
       const decision = decisions[i]!;
@@ -170,6 +184,49 @@ export function planloopMiddleware(options: PlanloopMiddlewareOptions = {}) {
       ...(waiting ? {} : { jumpTo: "model" as const }),
     };
   }
+}
+
+/**
+ * The reviewer's decisions, one per paused call, every one checked before any is applied.
+ * As `humanInTheLoopMiddleware` throws on an unexpected decision, anything but a
+ * well-formed approve, edit or reject refuses them all: nothing runs and every call still
+ * awaits a decision (an unknown type, such as "deny", must never approve).
+ */
+function reviewed(answer: unknown, pending: Proposal[]): PlanloopDecision[] {
+  const decisions = isRecord(answer) ? answer.decisions : undefined;
+  if (!Array.isArray(decisions) || decisions.length !== pending.length) {
+    throw new Error(`planloop: resume with { decisions } holding one decision per paused call (${pending.length}); nothing was run`);
+  }
+  return pending.map((proposal, i): PlanloopDecision => {
+    const refused = (why: string) =>
+      new Error(`planloop: unexpected human decision ${i + 1} of ${pending.length} (on \`${proposal.tool}\`): ${why}; nothing was run and every paused call still awaits a decision`);
+    const decision: Record<string, unknown> = isRecord(decisions[i]) ? decisions[i] : {};
+    switch (decision.type) {
+      case "approve":
+        return { type: "approve" };
+      case "reject":
+        if (decision.message === undefined) return { type: "reject" };
+        if (typeof decision.message !== "string") throw refused("a rejection's message must be a string");
+        return { type: "reject", message: decision.message };
+      case "edit": {
+        const action: Record<string, unknown> = isRecord(decision.editedAction) ? decision.editedAction : {};
+        if (typeof action.name !== "string") throw refused("an edit's editedAction.name must be the tool's name");
+        if (!isRecord(action.args)) throw refused("an edit's editedAction.args must be an object");
+        return { type: "edit", editedAction: { name: action.name, args: action.args } };
+      }
+      default:
+        throw refused(`type ${shown(decision.type)} is none of ${DECISIONS.join(", ")}`);
+    }
+  });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A value of the reviewer's, for an error message: a string quoted (and cut), else its type. */
+function shown(value: unknown): string {
+  return typeof value === "string" ? JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value) : typeof value;
 }
 
 /** The last message the user wrote, where it is, as the keeper tells turns apart: its id
