@@ -288,3 +288,25 @@ test("LangChain approvals: a decision the session refuses after a valid one leav
   assert.deepEqual(ran.map(([, args]) => args.filename), ["a.txt"]);
   assert.deepEqual(statuses(result), ["approved", "rejected"]);
 });
+
+// Source: hitl.test.ts, "should handle edit response type" (an edit carries the tool's
+// name with its arguments), with a name changed: write_file edited into archive_file. The
+// call planloop gated and showed was write_file; a renamed call is refused, and nothing
+// runs. Rejected with a message naming archive_file, the model calls archive_file, which
+// planloop gates and shows on its own.
+test("LangChain approvals: an edit that renames the tool is refused; the renamed tool, called by the model, is reviewed on its own", async () => {
+  const { ran, tools } = toolbox();
+  const model = new FakeToolCallingModel({ toolCalls: [[write("call_1", "report.txt")], [{ id: "call_2", name: "archive_file", args: { filename: "report.txt" } }], []] });
+  const agent = agentWith(model, { tools });
+  await send(agent, { messages: [new HumanMessage("Save the report")] }, "rename");
+  const rename = { type: "edit", editedAction: { name: "archive_file", args: { filename: "report.txt" } } };
+  await assert.rejects(agent.invoke(new Command({ resume: { decisions: [rename] } }), config("rename")), /cannot rename the call to "archive_file"/);
+  assert.deepEqual(ran, []);
+  await reopen(agent, "rename");
+  const next = await send(agent, new Command({ resume: { decisions: [{ type: "reject", message: "Archive it instead." }] } }), "rename");
+  assert.deepEqual(ran, []);
+  assert.deepEqual(next.request.actionRequests.map((a) => [a.name, a.args]), [["archive_file", { filename: "report.txt" }]]);
+  const result = await agent.invoke(new Command({ resume: { decisions: [{ type: "approve" }] } }), config("rename"));
+  assert.deepEqual(ran, [["archive_file", { filename: "report.txt" }]]);
+  assert.deepEqual(sessionOf(result).snapshot().proposals.map((p) => [p.tool, p.status]), [["write_file", "rejected"], ["archive_file", "approved"]]);
+});

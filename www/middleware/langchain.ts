@@ -32,7 +32,8 @@ export interface PlanloopState extends Saved {
   seen: string | null;
 }
 
-/** The reviewer's answer to one paused call, as `humanInTheLoopMiddleware` takes it. */
+/** The reviewer's answer to one paused call, as `humanInTheLoopMiddleware` takes it. An
+ * edit changes the arguments only: `editedAction.name` is the call's own tool. */
 export type PlanloopDecision = { type: "approve" } | { type: "edit"; editedAction: { name: string; args: Record<string, unknown> } } | { type: "reject"; message?: string };
 
 interface Entry {
@@ -190,7 +191,10 @@ export function planloopMiddleware(options: PlanloopMiddlewareOptions = {}) {
  * The reviewer's decisions, one per paused call, every one checked before any is applied.
  * As `humanInTheLoopMiddleware` throws on an unexpected decision, anything but a
  * well-formed approve, edit or reject refuses them all: nothing runs and every call still
- * awaits a decision (an unknown type, such as "deny", must never approve).
+ * awaits a decision (an unknown type, such as "deny", must never approve). An edit keeps
+ * the tool: planloop gated the call it showed, and its record of the approval says what
+ * runs, so renaming the call is refused; reject it with a message naming the tool to use,
+ * and the model's call to that tool goes through the gate on its own.
  */
 function reviewed(answer: unknown, pending: Proposal[]): PlanloopDecision[] {
   const decisions = isRecord(answer) ? answer.decisions : undefined;
@@ -211,6 +215,9 @@ function reviewed(answer: unknown, pending: Proposal[]): PlanloopDecision[] {
       case "edit": {
         const action: Record<string, unknown> = isRecord(decision.editedAction) ? decision.editedAction : {};
         if (typeof action.name !== "string") throw refused("an edit's editedAction.name must be the tool's name");
+        if (action.name !== proposal.tool) {
+          throw refused(`an edit cannot rename the call to ${shown(action.name)}: reject it with a message naming that tool, and the model's call to it is reviewed on its own`);
+        }
         if (!isRecord(action.args)) throw refused("an edit's editedAction.args must be an object");
         return { type: "edit", editedAction: { name: action.name, args: action.args } };
       }
