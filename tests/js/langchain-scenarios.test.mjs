@@ -1,17 +1,18 @@
 // planloop/langchain as LangChain.js users run it: scenarios rewritten from LangChain's own
 // tests and docs, on `createAgent` with LangChain's fake models (`fakeModel` from
 // @langchain/core/testing, `FakeToolCallingModel` from langchain's agent tests) and
-// `MemorySaver`, no network. Each names its source. The threads go on over several
-// messages (summarised and trimmed on the way), pauses are answered with every kind of
-// decision (malformed ones refused whole), several gated calls share one step, and a
-// restart falls between a pause and its answer.
+// `MemorySaver`, no network. Each names its source. Threads go on over several messages
+// (summarised and trimmed on the way); pauses are answered with every kind of decision
+// (malformed ones refused whole), several gated calls share one step, and a restart
+// falls between a pause and its answer; LangChain's todo list, LangGraph's recursion
+// limit, modelCallLimitMiddleware and unparseable tool arguments meet planloop's loop.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { tool } from "@langchain/core/tools";
 import { Command, MemorySaver, REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
 import { RemoveMessage } from "@langchain/core/messages";
-import { AIMessage, FakeToolCallingModel, HumanMessage, ToolMessage, createAgent, createMiddleware, fakeModel, summarizationMiddleware } from "langchain";
+import { AIMessage, FakeToolCallingModel, HumanMessage, ToolMessage, createAgent, createMiddleware, fakeModel, modelCallLimitMiddleware, summarizationMiddleware } from "langchain";
 
 import { planloopMiddleware } from "../../pkg/langchain.mjs";
 import { planloop } from "./support/pkg.mjs";
@@ -35,17 +36,31 @@ function toolbox() {
 
 const READS = { tools: { read: ["search", "calculator"] } };
 
-function agentWith(model, { tools, middleware = [], checkpointer = new MemorySaver(), options = {} }) {
-  return createAgent({ model, tools, checkpointer, systemPrompt: "You are a helpful assistant.", middleware: [...middleware, planloopMiddleware({ config: { ...READS, ...options }, now: () => 1000 })] });
+function agentWith(model, { tools, middleware = [], checkpointer = new MemorySaver(), options = {}, inner = [] }) {
+  const planloop = planloopMiddleware({ config: { ...READS, ...options }, now: () => 1000 });
+  return createAgent({ model, tools, checkpointer, systemPrompt: "You are a helpful assistant.", middleware: [...middleware, planloop, ...inner] });
+}
+
+/** A middleware inside planloop's: it lists the tools each model call is offered. */
+function offered() {
+  const names = [];
+  const middleware = createMiddleware({
+    name: "Offered",
+    wrapModelCall: (request, handler) => {
+      names.push(request.tools.map((t) => t.name));
+      return handler(request);
+    },
+  });
+  return { names, middleware };
 }
 
 /** One run of the agent on a thread: its last state, planloop's events on the custom
  * stream, and the approval request it paused on (if it did). */
-async function send(agent, input, thread) {
+async function send(agent, input, thread, options = {}) {
   const events = [];
   let values;
   let request;
-  for await (const [mode, chunk] of await agent.stream(input, { ...config(thread), streamMode: ["custom", "values"] })) {
+  for await (const [mode, chunk] of await agent.stream(input, { ...config(thread), ...options, streamMode: ["custom", "values"] })) {
     if (mode === "custom") events.push(chunk.planloop.type);
     else if (chunk.__interrupt__ !== undefined) request = chunk.__interrupt__[0].value;
     else values = chunk;
@@ -309,4 +324,287 @@ test("LangChain approvals: an edit that renames the tool is refused; the renamed
   const result = await agent.invoke(new Command({ resume: { decisions: [{ type: "approve" }] } }), config("rename"));
   assert.deepEqual(ran, [["archive_file", { filename: "report.txt" }]]);
   assert.deepEqual(sessionOf(result).snapshot().proposals.map((p) => [p.tool, p.status]), [["write_file", "rejected"], ["archive_file", "approved"]]);
+});
+
+// ---------------------------------------------------------------------------------------
+// LangChain's HITL scenarios, with planloop as the gate: search and calculator are reads,
+// write_file and archive_file pause for approval.
+
+const named = (ran) => ran.map(([name, args]) => `${name} ${args.filename ?? `${args.a}${args.operation === "add" ? "+" : "*"}${args.b}`}`);
+const calc = (id, a, b, operation = "add") => ({ id, name: "calculator", args: { a, b, operation } });
+
+// Source: hitl.test.ts, "should auto-approve safe tools and interrupt for tools requiring
+// approval": a read runs on its own in one turn; in the next turn on the same thread a
+// write pauses, and runs once approved.
+test("LangChain HITL: a read runs unasked; a write in the next turn pauses, and runs once approved", async () => {
+  const { ran, tools } = toolbox();
+  const model = new FakeToolCallingModel({ toolCalls: [[calc("call_1", 42, 17, "multiply")], [], [write("call_2", "greeting.txt", "Hello World")], []] });
+  const agent = agentWith(model, { tools });
+  const first = await send(agent, { messages: [new HumanMessage("Calculate 42 * 17")] }, "hitl");
+  assert.equal(first.request, undefined);
+  assert.deepEqual(named(ran), ["calculator 42*17"]);
+  assert.ok(first.values.messages.some((m) => ToolMessage.isInstance(m) && textOf(m).includes("42 * 17 = 714")));
+  const second = await send(agent, { messages: [new HumanMessage("Write 'Hello World' to greeting.txt")] }, "hitl");
+  // The request has humanInTheLoopMiddleware's shape; its description is planloop's line.
+  assert.deepEqual(second.request.actionRequests, [{ name: "write_file", args: { filename: "greeting.txt", content: "Hello World" }, description: "write_file: Hello World" }]);
+  assert.deepEqual(second.request.reviewConfigs, [{ actionName: "write_file", allowedDecisions: ["approve", "edit", "reject"] }]);
+  assert.deepEqual(named(ran), ["calculator 42*17"], "the write waits");
+  const done = await send(agent, new Command({ resume: { decisions: [{ type: "approve" }] } }), "hitl");
+  assert.deepEqual(named(ran), ["calculator 42*17", "write_file greeting.txt"]);
+  const answer = done.values.messages.find((m) => ToolMessage.isInstance(m) && m.tool_call_id === "call_2");
+  assert.match(textOf(answer), /Successfully wrote 11 characters to greeting\.txt/);
+  assert.deepEqual([first, second, done].map((r) => count(r.events, "TurnStarted")), [1, 1, 0]);
+  assert.equal(count(done.events, "TurnCompleted"), 1);
+});
+
+// Source: hitl.test.ts, "should handle edit response type".
+test("LangChain HITL: an edit runs the call with the edited arguments, and planloop's record says so", async () => {
+  const { ran, tools } = toolbox();
+  const model = new FakeToolCallingModel({ toolCalls: [[write("call_1", "dangerous.txt", "Dangerous content")], []] });
+  const agent = agentWith(model, { tools });
+  await send(agent, { messages: [new HumanMessage("Write dangerous content")] }, "edit");
+  const edit = { type: "edit", editedAction: { name: "write_file", args: { filename: "safe.txt", content: "Safe content" } } };
+  const result = await agent.invoke(new Command({ resume: { decisions: [edit] } }), config("edit"));
+  assert.deepEqual(ran, [["write_file", { filename: "safe.txt", content: "Safe content" }]]);
+  const [proposal] = sessionOf(result).snapshot().proposals;
+  assert.deepEqual([proposal.status, proposal.args], ["approved", { filename: "safe.txt", content: "Safe content" }]);
+  assert.equal(proposal.justification, "write_file: Safe content");
+});
+
+// Source: hitl.test.ts, "should execute approved tools while returning rejection messages
+// for rejected tools": two gated calls in one step, one approved, one rejected.
+test("LangChain HITL: two gated calls in one step: the approved one runs, the rejected one is answered with the reason", async () => {
+  const { ran, tools } = toolbox();
+  const model = new FakeToolCallingModel({ toolCalls: [[calc("call_1", 5, 5), write("call_2", "approved.txt", "approved")], []] });
+  const agent = createAgent({ model, tools, checkpointer: new MemorySaver(), middleware: [planloopMiddleware({ now: () => 1000 })] });
+  const { request } = await send(agent, { messages: [new HumanMessage("Calculate 5+5 and write to file")] }, "mixed");
+  assert.deepEqual(request.actionRequests.map((a) => a.name), ["calculator", "write_file"]);
+  const result = await agent.invoke(new Command({ resume: { decisions: [{ type: "approve" }, { type: "reject", message: "File write not allowed" }] } }), config("mixed"));
+  assert.deepEqual(named(ran), ["calculator 5+5"]);
+  const answers = result.messages.filter((m) => ToolMessage.isInstance(m));
+  const rejected = answers.find((m) => m.tool_call_id === "call_2");
+  assert.equal(rejected.status, "error");
+  assert.equal(rejected.name, "write_file");
+  assert.match(textOf(rejected), /rejected this action: File write not allowed/);
+  // The AI message keeps both calls, as the model made them.
+  const ai = result.messages.find((m) => AIMessage.isInstance(m) && m.tool_calls?.length === 2);
+  assert.deepEqual(ai.tool_calls.map((c) => [c.id, c.name]), [["call_1", "calculator"], ["call_2", "write_file"]]);
+});
+
+// Source: hitl.test.ts, "should handle manual response type" and "should generate default
+// rejection message when message is not provided".
+for (const [label, decision, expected] of [
+  ["its message", { type: "reject", message: "File operation not allowed in demo mode" }, /rejected this action: File operation not allowed in demo mode/],
+  ["planloop's default message", { type: "reject" }, /rejected this action/],
+]) {
+  test(`LangChain HITL: a rejection answers the call with ${label}; the tool does not run`, async () => {
+    const { ran, tools } = toolbox();
+    const model = new FakeToolCallingModel({ toolCalls: [[write("call_1", "manual.txt")], []] });
+    const agent = agentWith(model, { tools });
+    await send(agent, { messages: [new HumanMessage("Write to manual file")] }, "manual");
+    const result = await agent.invoke(new Command({ resume: { decisions: [decision] } }), config("manual"));
+    assert.deepEqual(ran, []);
+    const answer = result.messages.find((m) => ToolMessage.isInstance(m) && m.tool_call_id === "call_1");
+    assert.match(textOf(answer), expected);
+    // The model read the rejection.
+    assert.ok(result.messages.at(-1).content.includes(textOf(answer)));
+  });
+}
+
+// Source: hitl.test.ts, "should allow to interrupt multiple tools at the same time":
+// one request for both, answered with an approval and an edit.
+test("LangChain HITL: several gated calls pause together; an approval and an edit each apply to their call", async () => {
+  const { ran, tools } = toolbox();
+  const model = new FakeToolCallingModel({ toolCalls: [[calc("call_1", 42, 17, "multiply"), write("call_2", "greeting.txt", "Hello World")], []] });
+  const agent = createAgent({ model, tools, checkpointer: new MemorySaver(), middleware: [planloopMiddleware({ now: () => 1000 })] });
+  const { request } = await send(agent, { messages: [new HumanMessage("Calculate 42 * 17 and write to greeting.txt")] }, "both");
+  assert.deepEqual(ran, []);
+  const decisions = request.actionRequests.map((action) =>
+    action.name === "calculator" ? { type: "approve" } : { type: "edit", editedAction: { name: "write_file", args: { filename: "safe.txt", content: "Safe content" } } },
+  );
+  await agent.invoke(new Command({ resume: { decisions } }), config("both"));
+  assert.deepEqual(named(ran), ["calculator 42*17", "write_file safe.txt"]);
+});
+
+// Source: hitl.test.ts, "tool call ordering": "should preserve original order when mixing
+// auto-approved and interrupt tool calls", "... when some interrupt calls are rejected",
+// "... when editing interrupt tool calls". Reads and writes interleaved in one step: only
+// the writes are asked about, in their order; the calls keep the model's order.
+for (const [label, decisions, expected] of [
+  ["both approved", [{ type: "approve" }, { type: "approve" }], ["calculator 1+2", "write_file file1.txt", "calculator 3+4", "write_file file2.txt"]],
+  ["the second rejected", [{ type: "approve" }, { type: "reject", message: "File 2 not allowed" }], ["calculator 1+2", "write_file file1.txt", "calculator 3+4"]],
+  ["the first edited", [{ type: "edit", editedAction: { name: "write_file", args: { filename: "edited1.txt", content: "Edited 1" } } }, { type: "approve" }], ["calculator 1+2", "write_file edited1.txt", "calculator 3+4", "write_file file2.txt"]],
+]) {
+  test(`LangChain HITL: reads and writes interleaved in one step keep their order (${label})`, async () => {
+    const { ran, tools } = toolbox();
+    const model = new FakeToolCallingModel({ toolCalls: [[calc("call_1", 1, 2), write("call_2", "file1.txt"), calc("call_3", 3, 4), write("call_4", "file2.txt")], []] });
+    const agent = agentWith(model, { tools });
+    const { request } = await send(agent, { messages: [new HumanMessage("Calculate 1+2, write file1, calculate 3+4, write file2")] }, "order");
+    assert.deepEqual(request.actionRequests.map((a) => a.args.filename), ["file1.txt", "file2.txt"]);
+    assert.deepEqual(ran, [], "nothing runs before the decisions, reads included");
+    const result = await agent.invoke(new Command({ resume: { decisions } }), config("order"));
+    assert.deepEqual(named(ran), expected);
+    const ai = result.messages.find((m) => AIMessage.isInstance(m) && m.tool_calls?.length === 4);
+    assert.deepEqual(ai.tool_calls.map((c) => c.id), ["call_1", "call_2", "call_3", "call_4"]);
+    if (label === "the second rejected") assert.match(textOf(result.messages.find((m) => ToolMessage.isInstance(m) && m.tool_call_id === "call_4")), /File 2 not allowed/);
+  });
+}
+
+// Source: hitl.test.ts, "when predicate" ("auto-approves the tool call when `when`
+// returns false", "interrupts for the tool call when `when` returns true"): planloop's
+// rules class a call by its arguments.
+test("LangChain HITL: a rule classes a call by its arguments: a write to scratch.txt runs, one to danger.txt pauses", async () => {
+  const { ran, tools } = toolbox();
+  const model = new FakeToolCallingModel({ toolCalls: [[write("call_1", "scratch.txt")], [], [write("call_2", "danger.txt")], []] });
+  const rules = [{ tool: "write_file", argument: "filename", prefixes: ["scratch.txt"], class: "read" }];
+  const agent = agentWith(model, { tools, options: { tools: { read: ["search", "calculator"], rules } } });
+  const safe = await send(agent, { messages: [new HumanMessage("Write to scratch.txt")] }, "when");
+  assert.equal(safe.request, undefined);
+  assert.deepEqual(named(ran), ["write_file scratch.txt"]);
+  const danger = await send(agent, { messages: [new HumanMessage("Write to danger.txt")] }, "when");
+  assert.deepEqual(danger.request.actionRequests.map((a) => a.args.filename), ["danger.txt"]);
+  assert.deepEqual(named(ran), ["write_file scratch.txt"]);
+});
+
+// Source: hitl.test.ts's checkpointer-backed resumes, with a restart between the pause and
+// its answer (LangGraph's persistence docs: the interrupt is in the checkpoint): a new
+// model, middleware and agent over the same MemorySaver take the edit, then a second turn.
+test("LangChain HITL: a restart between the pause and its answer: the new agent applies the edit and takes the next turn", async () => {
+  const checkpointer = new MemorySaver();
+  const before = toolbox();
+  const paused = await send(agentWith(new FakeToolCallingModel({ toolCalls: [[write("call_1", "draft.txt")]] }), { tools: before.tools, checkpointer }), { messages: [new HumanMessage("Save the draft")] }, "restart");
+  assert.deepEqual(paused.request.actionRequests.map((a) => a.name), ["write_file"]);
+  // Another process: a model whose replies go on from the first one's (ids "1", "2", …).
+  const after = toolbox();
+  const model = new FakeToolCallingModel({ toolCalls: [[], [], [{ id: "call_2", name: "search", args: { query: "Q4" } }], []], index: 1 });
+  const agent = agentWith(model, { tools: after.tools, checkpointer });
+  const edit = { type: "edit", editedAction: { name: "write_file", args: { filename: "final.txt", content: "Final" } } };
+  const resumed = await send(agent, new Command({ resume: { decisions: [edit] } }), "restart");
+  assert.deepEqual(before.ran, []);
+  assert.deepEqual(after.ran, [["write_file", { filename: "final.txt", content: "Final" }]]);
+  assert.equal(count(resumed.events, "TurnCompleted"), 1);
+  const next = await send(agent, { messages: [new HumanMessage("Now find the Q4 note")] }, "restart");
+  assert.deepEqual(after.ran.at(-1), ["search", { query: "Q4" }]);
+  assert.equal(count(next.events, "TurnStarted"), 1);
+  assert.equal(count(next.events, "TurnCompleted"), 1);
+  const snapshot = sessionOf(next.values).snapshot();
+  assert.equal(snapshot.turns, 2);
+  assert.deepEqual(snapshot.proposals.map((p) => [p.status, p.args.filename]), [["approved", "final.txt"]]);
+});
+
+// ---------------------------------------------------------------------------------------
+// LangChain's todoListMiddleware scenarios, with planloop answering LangChain's write_todos.
+
+const TODOS = { todoDialects: ["langchain_write_todos"] };
+
+// Source: langchain's src/agents/middleware/tests/todoList.test.ts, "should add the system
+// prompt to the model request": the agent's own prompt first, then the planner's.
+test("LangChain todos: the agent's system prompt comes first, planloop's planning rules after it, with write_todos offered", async () => {
+  const { tools } = toolbox();
+  const model = fakeModel().respond(new AIMessage("Hello!"));
+  const seen = offered();
+  const { values } = await send(agentWith(model, { tools, options: TODOS, inner: [seen.middleware] }), { messages: [new HumanMessage("Hello, world!")] }, "prompt");
+  assert.equal(textOf(values.messages.at(-1)), "Hello!");
+  const [system] = model.calls[0].messages;
+  assert.match(textOf(system), /^You are a helpful assistant\.\n\n[\s\S]*write_todos/);
+  assert.deepEqual(seen.names, [["search", "calculator", "write_file", "archive_file", "write_todos", "plan", "plan_progress"]]);
+});
+
+// Source: todoList.test.ts, "parallel write_todos detection": "should reject parallel
+// write_todos calls with error messages", "... even when mixed with other tools". Both
+// write_todos calls are refused with an error; the other call runs; the turn goes on.
+test("LangChain todos: write_todos called twice in one step is refused both times; a call beside them runs", async () => {
+  const { ran, tools } = toolbox();
+  const list = (content) => ({ todos: [{ content, status: "pending" }] });
+  const model = fakeModel()
+    .respondWithTools([{ name: "search", args: { query: "value" }, id: "call_other" }, { name: "write_todos", args: list("Task 1"), id: "call_1" }, { name: "write_todos", args: list("Task 2"), id: "call_2" }])
+    .respond(new AIMessage("Done."));
+  const { values, events } = await send(agentWith(model, { tools, options: TODOS }), { messages: [new HumanMessage("Hello")] }, "parallel");
+  assert.deepEqual(ran.map(([name]) => name), ["search"]);
+  const answers = model.calls[1].messages.filter((m) => ToolMessage.isInstance(m));
+  const answer = (id) => answers.find((m) => m.tool_call_id === id);
+  for (const id of ["call_1", "call_2"]) {
+    assert.equal(answer(id).status, "error");
+    assert.match(textOf(answer(id)), /planner was called more than once/);
+  }
+  assert.equal(answer("call_other").status, "success");
+  assert.deepEqual(sessionOf(values).todos(), []);
+  assert.equal(count(events, "TurnCompleted"), 1);
+});
+
+// ---------------------------------------------------------------------------------------
+// Limits: LangGraph's recursionLimit, LangChain's modelCallLimitMiddleware, planloop's
+// maxIterations. Whichever ends a run, the thread's next message opens one turn.
+
+const searches = (model, n) => {
+  for (let i = 1; i <= n; i++) model.respondWithTools([{ name: "search", args: { query: `q${i}` }, id: `s${i}` }]);
+  return model;
+};
+
+// Source: LangGraph's recursion limit (docs.langchain.com/oss/javascript/langgraph/
+// graph-api, "Recursion limit": GraphRecursionError once a run takes more steps).
+test("LangChain limits: a run stopped by recursionLimit throws GraphRecursionError; the next message opens one turn", async () => {
+  const { tools } = toolbox();
+  const model = searches(fakeModel(), 5).respond(new AIMessage("Here is what I found."));
+  const agent = agentWith(model, { tools });
+  await assert.rejects(agent.invoke({ messages: [new HumanMessage("Search everything")] }, { ...config("recursion"), recursionLimit: 8 }), { name: "GraphRecursionError" });
+  const stopped = model.callCount;
+  assert.ok(stopped < 5, `${stopped} model calls`);
+  // The scripted searches go on; then the answer.
+  const next = await send(agent, { messages: [new HumanMessage("Go on, then answer")] }, "recursion");
+  assert.equal(textOf(next.values.messages.at(-1)), "Here is what I found.");
+  // The stopped turn is ended by the new message, which opens the next.
+  assert.deepEqual(next.events.filter((e) => e.startsWith("Turn")), ["TurnAbandoned", "TurnStarted", "TurnCompleted"]);
+  assert.equal(count(next.events, "TurnStarted"), 1);
+  assert.equal(count(next.events, "TurnCompleted"), 1);
+  assert.equal(sessionOf(next.values).snapshot().turns, 2);
+});
+
+// Source: langchain's src/agents/middleware/tests/modelCallLimit.test.ts (runLimit with
+// exitBehavior "end": the run ends with the limit's message). The run's count is kept
+// when the limit ends it, so the next message comes with a larger runLimit in the
+// runtime context, as the middleware's context schema allows.
+test("LangChain limits: modelCallLimitMiddleware ends a run first; the next message opens one turn", async () => {
+  const { tools } = toolbox();
+  const model = searches(fakeModel(), 2).respond(new AIMessage("Two searches done."));
+  const agent = agentWith(model, { tools, middleware: [modelCallLimitMiddleware({ runLimit: 2, exitBehavior: "end" })] });
+  const first = await send(agent, { messages: [new HumanMessage("Search twice")] }, "call limit");
+  assert.match(textOf(first.values.messages.at(-1)), /Model call limits exceeded/);
+  assert.equal(model.callCount, 2);
+  assert.equal(count(first.events, "TurnCompleted"), 0, "the limit ended the run, not planloop");
+  const next = await send(agent, { messages: [new HumanMessage("Sum it up")] }, "call limit", { context: { runLimit: 10 } });
+  assert.equal(textOf(next.values.messages.at(-1)), "Two searches done.");
+  assert.equal(count(next.events, "TurnStarted"), 1);
+  assert.equal(count(next.events, "TurnCompleted"), 1);
+});
+
+// Source: the same recursion-limit docs, with planloop's maxIterations under
+// recursionLimit: planloop ends the run first, with its summary, and the model is offered
+// no tools on the last iteration.
+test("LangChain limits: planloop's maxIterations ends the run before recursionLimit, with its summary", async () => {
+  const { ran, tools } = toolbox();
+  const model = searches(fakeModel(), 3);
+  const seen = offered();
+  const agent = agentWith(model, { tools, options: { maxIterations: 3 }, inner: [seen.middleware] });
+  const result = await agent.invoke({ messages: [new HumanMessage("Search everything")] }, { ...config("max iterations"), recursionLimit: 50 });
+  assert.match(textOf(result.messages.at(-1)), /iteration limit/);
+  assert.equal(ran.length, 2);
+  assert.deepEqual(seen.names.map((names) => names.length > 0), [true, true, false]);
+});
+
+// ---------------------------------------------------------------------------------------
+// Source: @langchain/core's AIMessage `invalid_tool_calls` (docs.langchain.com/oss/
+// javascript/langchain/messages, "Tool calls": a provider's arguments that are not JSON
+// land there, not in `tool_calls`), which createAgent never runs. planloop follows: such a
+// call neither runs nor pauses, and the empty reply is sent back to the model.
+test("LangChain: a call whose arguments are not JSON neither runs nor pauses; the empty reply goes back to the model", async () => {
+  const { ran, tools } = toolbox();
+  const broken = new AIMessage({ content: "", invalid_tool_calls: [{ type: "invalid_tool_call", id: "w1", name: "write_file", args: '{"filename": "a.txt", ', error: "Malformed args." }] });
+  const model = fakeModel().respond(broken).respond(new AIMessage("I could not write the file."));
+  const { values, events, request } = await send(agentWith(model, { tools }), { messages: [new HumanMessage("Write a.txt")] }, "invalid json");
+  assert.equal(request, undefined);
+  assert.deepEqual(ran, []);
+  assert.equal(textOf(values.messages.at(-1)), "I could not write the file.");
+  assert.match(textOf(model.calls[1].messages.at(-1)), /empty/);
+  assert.equal(count(events, "TurnCompleted"), 1);
 });
