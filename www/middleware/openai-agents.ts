@@ -4,14 +4,17 @@
 // wrapper hands the Session what is new in the input (the user's message, tool results,
 // approvals given or refused), gives the model planloop's instructions and tool
 // messages, and hands the Session the response: a premature stop goes back to the model
-// inside the same call, a limit ends the run with the summary. A call planloop holds for
-// approval is an interruption (`needsApproval`), resolved with `state.approve` /
-// `state.reject`; planloop's state rides in the run context (`context.planloop`), so it
-// travels in `RunState.toString()`, and `planloop.resume(state)` takes it back after
-// `RunState.fromString()`.
-import { type FunctionTool, type Model, type ModelRequest, type ModelResponse as AgentsResponse, type RunContext, tool } from "@openai/agents";
+// inside the same call, a limit ends the run with the summary. Streamed runs get the same
+// decisions, the events passed on as they come (`stream.ts` in this folder does the same
+// for the AI SDK). A call planloop holds for approval is an interruption (`needsApproval`),
+// resolved with `state.approve` / `state.reject`. planloop's state rides in the run
+// context (`context.planloop`, read whenever the context is serialized), so it travels
+// in `RunState.toString()` whatever paused the run, and `planloop.resume(state)` takes it
+// back after `RunState.fromString()`.
+import { type FunctionTool, type Model, type ModelRequest, type ModelResponse as AgentsResponse, type RunContext, type StreamEvent, tool } from "@openai/agents";
 import type { ModelResponse, Session, SessionSnapshot } from "planloop";
 
+import { mayGate } from "./policy.js";
 import { Keeper, type PlanloopOptions, type Result, type Saved } from "./turn.js";
 
 export type { PlanloopOptions };
@@ -19,13 +22,16 @@ export type { PlanloopOptions };
 export interface Planloop {
   /** The session: its todos, progress, events, steps, proposals. */
   readonly session: Session;
-  /** `model` with planloop deciding on each of its responses. */
+  /** `model` with planloop deciding on each of its responses, streamed or not. */
   model(model: Model): Model;
-  /** Your function tools, each planloop does not class as a read gated by
-   * `needsApproval`, plus planloop's planner tools, answered by planloop. */
+  /** Your function tools, those planloop's tool policy can hold for approval gated by
+   * `needsApproval` (the others as you gave them), plus planloop's planner tools,
+   * answered by planloop. */
   tools<T extends FunctionTool<any, any, any>>(tools: T[]): FunctionTool<any, any, any>[];
   /** Takes planloop's state from a run restored with `RunState.fromString` (the run
-   * context carried it); call it before `run(agent, state)`. */
+   * context carried it); call it before `run(agent, state)`. A state that carries none
+   * (saved before planloop joined the run, or with a context that could not take it)
+   * changes nothing. */
   resume(state: { _context: RunContext<unknown> }): void;
   /** The session as one JSON document. */
   snapshot(): SessionSnapshot;
@@ -48,15 +54,30 @@ interface Carrier {
   planloop?: Saved;
 }
 
+/** What planloop makes of a response: the call to make next (a refused stop goes back
+ * to the model), or the text the run ends with in place of the response (null: it stands). */
+type Next = { again: ModelRequest } | { ending: string | null };
+
 export function createPlanloop(options: PlanloopOptions = {}): Planloop {
   const now = options.now ?? Date.now;
   let keeper = new Keeper({ config: options.config, snapshot: options.snapshot }, now);
-  /** Gated calls the SDK ran (approved); a held call's result without it was refused. */
-  const ran = new Set<string>();
+  /** The tools `tools()` left as given: no call of theirs may be held. */
+  const ungated: string[] = [];
 
-  /** Keeps planloop's state in the run context, which `RunState.toString()` carries. */
-  function carry(context: RunContext<unknown>): void {
-    if (typeof context.context === "object" && context.context !== null) (context.context as Carrier).planloop = keeper.saved();
+  /** Makes `context.planloop` read planloop's state whenever it is read, so a run state
+   * serialized at any pause (planloop's gate, a tool's own `needsApproval`) carries the
+   * state as it is then. planloop sees the run context on every model call (the planner
+   * tools' `isEnabled`), on every gated call and in `resume`. State a restored run state
+   * carries (a plain value, not this getter) stays until `resume` takes it. */
+  function bind(context: RunContext<unknown> | undefined, taken = false): void {
+    const carrier = context?.context;
+    if (typeof carrier !== "object" || carrier === null || !Object.isExtensible(carrier)) return;
+    const own = Object.getOwnPropertyDescriptor(carrier, "planloop");
+    if (own !== undefined && (own.get === saved || own.configurable !== true || ("value" in own && !taken))) return;
+    Object.defineProperty(carrier, "planloop", { get: saved, enumerable: true, configurable: true });
+  }
+  function saved(): Saved {
+    return keeper.saved();
   }
 
   function prepare(request: ModelRequest): ModelRequest {
@@ -65,7 +86,8 @@ export function createPlanloop(options: PlanloopOptions = {}): Planloop {
     while (last >= 0 && input[last]!.role !== "user") last--;
     const user = last < 0 ? null : { text: textOf(input[last]!) };
     keeper.user(user);
-    keeper.results(input.flatMap((item) => (item.type === "function_call_result" ? [resultOf(item, ran)] : [])));
+    // A held call the SDK ran was approved as it ran (`invoke`); one still held was refused.
+    keeper.results(input.flatMap((item) => (item.type === "function_call_result" ? [resultOf(item, keeper)] : [])));
     const { written, withhold } = keeper.kept;
     const shown = input.map((item, index): Item => {
       if (index === last && user !== null && keeper.shown(user) !== user.text) return { ...item, content: keeper.shown(user) };
@@ -80,6 +102,12 @@ export function createPlanloop(options: PlanloopOptions = {}): Planloop {
     };
   }
 
+  function decide(call: ModelRequest, output: Item[]): Next {
+    const { nudge, ending } = keeper.respond(responseOf(output));
+    if (nudge === null) return { ending };
+    return { again: { ...call, input: [...(call.input as Item[]), ...output, { role: "user", content: nudge }] as ModelRequest["input"] } };
+  }
+
   return {
     get session() {
       return keeper.session;
@@ -90,42 +118,70 @@ export function createPlanloop(options: PlanloopOptions = {}): Planloop {
           let call = prepare(request);
           for (;;) {
             const response = await model.getResponse(call);
-            const { nudge, ending } = keeper.respond(responseOf(response.output as Item[]));
-            if (nudge !== null) {
-              call = { ...call, input: [...(call.input as Item[]), ...(response.output as Item[]), { role: "user", content: nudge }] as ModelRequest["input"] };
-              continue;
-            }
-            if (ending === null) return response;
-            return { ...response, output: [{ type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: ending }] }] as AgentsResponse["output"] };
+            const next = decide(call, response.output as Item[]);
+            if ("again" in next) call = next.again;
+            else return next.ending === null ? response : { ...response, output: [said(next.ending)] as AgentsResponse["output"] };
           }
         },
-        getStreamedResponse(): AsyncIterable<never> {
-          throw new Error("planloop/openai-agents decides on whole responses: run without `stream: true`");
+        // Every event passes on as it comes but the response's end, held until planloop has
+        // decided: a refused stop goes on in the same stream with the model's next
+        // response; a limit ends it with planloop's text in place of the response.
+        async *getStreamedResponse(request: ModelRequest): AsyncIterable<StreamEvent> {
+          let call = prepare(request);
+          for (let round = 0; ; round++) {
+            let done: Extract<StreamEvent, { type: "response_done" }> | null = null;
+            for await (const event of model.getStreamedResponse(call)) {
+              if (event.type === "response_done") done = event;
+              else if (event.type !== "response_started" || round === 0) yield event;
+            }
+            // (A stream without its end: the SDK reports the missing response.)
+            if (done === null) return;
+            const next = decide(call, done.response.output as Item[]);
+            if ("again" in next) {
+              call = next.again;
+              continue;
+            }
+            if (next.ending !== null) {
+              yield { type: "output_text_delta", delta: next.ending };
+              done = { ...done, response: { ...done.response, output: [said(next.ending)] as typeof done.response.output } };
+            }
+            yield done;
+            return;
+          }
         },
       };
     },
     tools(tools) {
-      const gated = tools.map(
-        (given): FunctionTool<any, any, any> => ({
+      const policy = keeper.session.snapshot().config.tools;
+      const gated = tools.map((given): FunctionTool<any, any, any> => {
+        if (!mayGate(policy, given.name)) {
+          ungated.push(given.name);
+          return given;
+        }
+        return {
           ...given,
           needsApproval: async (context, input, callId) => {
-            const held = callId !== undefined && keeper.held(callId);
-            if (held) carry(context);
-            return held || (await given.needsApproval(context, input, callId));
+            bind(context);
+            return (callId !== undefined && keeper.held(callId)) || (await given.needsApproval(context, input, callId));
           },
           invoke: async (context, input, details) => {
+            bind(context);
             const callId = details?.toolCall?.callId;
-            if (callId !== undefined && keeper.held(callId)) ran.add(callId);
+            if (callId !== undefined) keeper.approved(callId);
             return given.invoke(context, input, details);
           },
-        }),
-      );
+        };
+      });
       const planner = keeper.session.toolDefinitions().map((definition) =>
         tool({
           name: definition.name,
           description: definition.description,
           parameters: definition.parameters as never,
           strict: false,
+          isEnabled: ({ runContext }) => {
+            bind(runContext);
+            return true;
+          },
           execute: async (_input: unknown, _context?: RunContext<unknown>, details?: { toolCall?: { callId?: string } }) => {
             const answer = keeper.kept.written[details?.toolCall?.callId ?? ""];
             if (answer === undefined) throw new Error("planloop has no answer for this call");
@@ -137,11 +193,21 @@ export function createPlanloop(options: PlanloopOptions = {}): Planloop {
     },
     resume(state) {
       const carried = (state._context.context as Carrier | undefined)?.planloop;
-      if (carried === undefined) throw new Error("planloop/openai-agents: this run state carries no planloop state (planloop writes it into the run context when it holds a call for approval)");
-      keeper = new Keeper({ saved: carried }, now);
+      if (carried !== undefined) {
+        const restored = new Keeper({ saved: carried }, now);
+        const loose = ungated.filter((name) => mayGate(restored.session.snapshot().config.tools, name));
+        if (loose.length > 0) throw new Error(`planloop/openai-agents: the run state's session can hold ${loose.join(", ")} for approval, which planloop.tools() left ungated: make the planloop with the config the run began with`);
+        keeper = restored;
+      }
+      bind(state._context, true);
     },
     snapshot: () => keeper.session.snapshot(),
   };
+}
+
+/** An assistant message saying `text`: what the run ends with at a limit. */
+function said(text: string): Item {
+  return { type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text }] };
 }
 
 /** An item's text: a string content, or its text parts. */
@@ -152,13 +218,13 @@ function textOf(item: Item): string {
   return content.flatMap((part: { text?: unknown }) => (typeof part.text === "string" ? [part.text] : [])).join("");
 }
 
-/** A function call's result; a held call the SDK did not run was refused (its output is
- * the refusal's message). */
-function resultOf(item: Item, ran: ReadonlySet<string>): Result {
+/** A function call's result; a call planloop still holds did not run: the user refused it
+ * (the output is the refusal's message). */
+function resultOf(item: Item, keeper: Keeper): Result {
   const output = item.output as string | { text?: string } | undefined;
   const text = typeof output === "string" ? output : (output?.text ?? JSON.stringify(output ?? null));
   const id = item.callId ?? "";
-  return { id, output: text, isError: item.status === "incomplete", denied: !ran.has(id) };
+  return { id, output: text, isError: item.status === "incomplete", denied: keeper.held(id) };
 }
 
 /** A model's output items as planloop reads a response. */

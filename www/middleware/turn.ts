@@ -184,6 +184,16 @@ export class Keeper {
     return { decision, nudge, ending };
   }
 
+  /** A held call the host runs, the user having approved it: its proposal is approved
+   * now, so that the approval is in the session's state before the call's result comes
+   * (a host that can only tell a refused call by its result saves no record of its own). */
+  approved(callId: string): void {
+    const actionId = this.kept.awaited[callId];
+    if (actionId === undefined || actionId === null) return;
+    this.remember(this.session.approve(actionId, undefined, this.now()).resumed);
+    this.kept.awaited[callId] = null;
+  }
+
   /** Whether planloop holds this call for approval. */
   held(callId: string): boolean {
     return (this.kept.awaited[callId] ?? null) !== null;
