@@ -147,6 +147,26 @@ impl ToolPolicy {
         (if granted { ToolClass::Read } else { class }, basis)
     }
 
+    /// Whether some call of `tool` may need approval: `false` only when no call of it,
+    /// whatever its arguments, can. Known before any call is made, so a host gives its
+    /// framework's approval hook only to such tools (and a tool that always reads keeps
+    /// the framework's own behaviour).
+    /// The rules on the tool are read first, as `classify` reads them: an approve rule
+    /// may match, a read rule on no argument matches every call; standing grants only
+    /// ever turn approvals into reads.
+    pub fn may_hold(&self, tool: &str) -> bool {
+        for rule in self.rules.iter().filter(|rule| rule.tool == tool) {
+            match (rule.class, &rule.argument) {
+                (ToolClass::Approve, _) => return true,
+                (ToolClass::Read, None) => return false,
+                (ToolClass::Read, Some(_)) => {}
+            }
+        }
+        // No rule decides every call: the lists and the default do (no arguments match no
+        // rule on an argument).
+        self.base_class(tool, &Value::Object(Vec::new())).0 == ToolClass::Approve
+    }
+
     fn base_class(&self, tool: &str, args: &Value<'_>) -> (ToolClass, Basis) {
         for (index, rule) in self.rules.iter().enumerate() {
             if rule.tool == tool && rule.matches(args) {
@@ -331,6 +351,45 @@ pub fn rejection(tool: &str, message: Option<&str>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tool_no_call_of_which_can_be_held_is_told_so_before_any_call() {
+        let tools = ["run_bash", "search", "deploy"];
+        let rule = |rng: &mut crate::test_rng::Rng| ToolRule {
+            tool: (*rng.pick(&tools)).into(),
+            argument: rng.pick(&[None, Some("command")]).map(str::to_owned),
+            prefixes: (0..rng.below(3)).map(|_| (*rng.pick(&["git status", "ls", "", "rm"])).to_owned()).collect(),
+            class: *rng.pick(&[ToolClass::Read, ToolClass::Approve]),
+        };
+        let list = |rng: &mut crate::test_rng::Rng| (0..rng.below(3)).map(|_| (*rng.pick(&tools)).to_owned()).collect();
+        let mut rng = crate::test_rng::Rng::for_test(0x6A09_E667_F3BC_C908);
+        let (mut held, mut never) = (0, 0);
+        for _ in 0..crate::test_rng::rounds(5_000) {
+            let policy = ToolPolicy {
+                default: *rng.pick(&[ToolClass::Read, ToolClass::Approve]),
+                read: list(&mut rng),
+                approve: list(&mut rng),
+                rules: (0..rng.below(4)).map(|_| rule(&mut rng)).collect(),
+            };
+            for tool in tools {
+                // Calls that match each rule, miss it, or chain a command after it.
+                let mut calls = vec![args("{}"), args(r#"{"command":"zzz"}"#), args(r#"{"command":7}"#)];
+                for prefix in policy.rules.iter().flat_map(|r| r.prefixes.iter()) {
+                    for command in [prefix.clone(), format!("{prefix} -x"), format!("{prefix}; rm -rf ~")] {
+                        calls.push(Value::Object(vec![("command".into(), Value::String(command.into()))]));
+                    }
+                }
+                let any_held = calls.iter().any(|call| policy.classify(tool, call, &[]).0 == ToolClass::Approve);
+                if !policy.may_hold(tool) {
+                    assert!(!any_held, "{policy:?} {tool}: a call is held after all");
+                    never += 1;
+                } else {
+                    held += usize::from(any_held);
+                }
+            }
+        }
+        assert!(never > 1_000 && held > 1_000, "never {never}, held {held}");
+    }
 
     fn args(json: &str) -> Value<'static> {
         crate::json::parse(json.as_bytes()).unwrap().into_shallow().into_owned()

@@ -75,6 +75,7 @@ ops! {
     SessionHandleToolResultsRaw = 70,
     SessionHandleModelResponseRaw = 71,
     SessionHandleModelResponseCopied = 72,
+    SessionMayHold = 73,
     ReviewsNew = 80,
     ReviewsFree = 81,
     ReviewsFromJson = 82,

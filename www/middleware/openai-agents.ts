@@ -14,7 +14,6 @@
 import { type FunctionTool, type Model, type ModelRequest, type ModelResponse as AgentsResponse, type RunContext, type StreamEvent, tool } from "@openai/agents";
 import type { ModelResponse, Session, SessionSnapshot } from "planloop";
 
-import { mayGate } from "./policy.js";
 import { Keeper, type PlanloopOptions, type Result, type Saved } from "./turn.js";
 
 export type { PlanloopOptions };
@@ -152,9 +151,8 @@ export function createPlanloop(options: PlanloopOptions = {}): Planloop {
       };
     },
     tools(tools) {
-      const policy = keeper.session.snapshot().config.tools;
       const gated = tools.map((given): FunctionTool<any, any, any> => {
-        if (!mayGate(policy, given.name)) {
+        if (!keeper.session.mayHold(given.name)) {
           ungated.push(given.name);
           return given;
         }
@@ -195,7 +193,7 @@ export function createPlanloop(options: PlanloopOptions = {}): Planloop {
       const carried = (state._context.context as Carrier | undefined)?.planloop;
       if (carried !== undefined) {
         const restored = new Keeper({ saved: carried }, now);
-        const loose = ungated.filter((name) => mayGate(restored.session.snapshot().config.tools, name));
+        const loose = ungated.filter((name) => restored.session.mayHold(name));
         if (loose.length > 0) throw new Error(`planloop/openai-agents: the run state's session can hold ${loose.join(", ")} for approval, which planloop.tools() left ungated: make the planloop with the config the run began with`);
         keeper = restored;
       }

@@ -395,6 +395,12 @@ export class Session extends Instance {
   toolDefinitions(): ToolDefinition[] {
     return this.call(Op.SessionToolDefinitions, []);
   }
+
+  /** Whether some call of `tool` can wait for approval under the session's tool policy,
+   * whatever its arguments: a host gives its framework's approval hook to such tools only. */
+  mayHold(tool: string): boolean {
+    return this.call(Op.SessionMayHold, [tool]);
+  }
 }
 
 /** Plan reviews waiting for their user's next message, by user and chat; keep one per
