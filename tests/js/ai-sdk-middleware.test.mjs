@@ -10,29 +10,13 @@ import * as ai7 from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import * as ai6 from "ai-v6";
 import { MockLanguageModelV3 } from "ai-v6/test";
-import { build } from "esbuild";
 
 import { createPlanloop as createPlanloop7 } from "../../pkg/ai-sdk.mjs";
-import { generated, streamed } from "./support/ai-sdk.mjs";
-
-const root = new URL("../../", import.meta.url).pathname;
-
-/** planloop/ai-sdk bound to AI SDK 6, as a user of 6 gets it. */
-async function createPlanloop6() {
-  const outfile = `${root}target/adapters/ai-sdk-middleware-v6.mjs`;
-  const pkgPlanloop = {
-    name: "planloop-from-pkg",
-    setup(b) {
-      b.onResolve({ filter: /^planloop$/ }, () => ({ path: `${root}pkg/planloop.mjs`, external: true }));
-    },
-  };
-  await build({ entryPoints: [`${root}pkg/ai-sdk.mjs`], outfile, bundle: true, format: "esm", platform: "node", alias: { ai: "ai-v6" }, plugins: [pkgPlanloop], external: ["ai-v6"], logLevel: "error" });
-  return (await import(outfile)).createPlanloop;
-}
+import { createPlanloop6, scripted } from "./support/ai-sdk.mjs";
 
 const majors = [
   ["AI SDK 7", ai7, MockLanguageModelV4, async () => createPlanloop7],
-  ["AI SDK 6", ai6, MockLanguageModelV3, createPlanloop6],
+  ["AI SDK 6", ai6, MockLanguageModelV3, () => createPlanloop6("ai-sdk-middleware-v6")],
 ];
 
 const todos = (second) => ({ todos: [{ id: "find", content: "Find the Q3 note", status: "completed" }, { id: "write", content: "Summarize it", status: second }] });
@@ -42,12 +26,6 @@ const TURN = [
   { calls: [["c3", "write_todos", todos("completed")]] },
   { text: "Q3 revenue rose 4%." },
 ];
-
-/** A mock model answering `script` in order, generated or streamed. */
-function scripted(Mock, script) {
-  let next = 0;
-  return new Mock({ doGenerate: async () => generated(script[next++]), doStream: async () => streamed(script[next++]) });
-}
 
 const textOf = (message) => (typeof message.content === "string" ? message.content : message.content.map((p) => p.text ?? "").join(""));
 
