@@ -165,7 +165,7 @@ export function createPlanloop(options: PlanloopOptions = {}): Planloop {
           invoke: async (context, input, details) => {
             bind(context);
             const callId = details?.toolCall?.callId;
-            if (callId !== undefined) keeper.approved(callId);
+            if (callId !== undefined) keeper.approve(callId);
             return given.invoke(context, input, details);
           },
         };

@@ -148,18 +148,22 @@ export class Keeper {
    * proposal's result approves it first, a denial rejects it with its text as the reason. */
   results(results: Result[]): void {
     const given: Result[] = [];
+    const taken: string[] = [];
     for (const result of results) {
       if (!(result.id in this.kept.awaited)) continue;
       const actionId = this.kept.awaited[result.id]!;
       if (actionId !== null && result.denied === true) {
         this.remember(this.session.reject(actionId, result.output.length > 0 ? { message: result.output } : undefined, this.now()).resumed);
       } else {
-        if (actionId !== null) this.remember(this.session.approve(actionId, undefined, this.now()).resumed);
+        this.approve(result.id);
         given.push(result);
       }
-      // Once handed over, never again (the approval's resumed calls named it once more).
       delete this.kept.awaited[result.id];
+      taken.push(result.id);
     }
+    // Once handed over, never again: the decision that resumed the turn (on the last of
+    // its proposals resolved, here or before) names the calls it runs once more.
+    for (const id of taken) delete this.kept.awaited[id];
     if (given.length === 0) return;
     const outcome = this.session.handleToolResults(
       given.map((r) => ({ id: r.id, output: r.output, isError: r.isError })),
@@ -184,14 +188,16 @@ export class Keeper {
     return { decision, nudge, ending };
   }
 
-  /** A held call the host runs, the user having approved it: its proposal is approved
-   * now, so that the approval is in the session's state before the call's result comes
-   * (a host that can only tell a refused call by its result saves no record of its own). */
-  approved(callId: string): void {
+  /** Approves the proposal that holds call `callId`, if one does (with the arguments the
+   * call runs with, when they are not the proposed ones): its result is then awaited as
+   * any other call's. A host that runs a held call only once the user approved it says
+   * so here, so the approval is in the session's state before the result comes. */
+  approve(callId: string, editedArgs?: unknown): void {
     const actionId = this.kept.awaited[callId];
-    if (actionId === undefined || actionId === null) return;
-    this.remember(this.session.approve(actionId, undefined, this.now()).resumed);
+    if (actionId === null || actionId === undefined) return;
+    const resumed = this.session.approve(actionId, editedArgs === undefined ? undefined : { editedArgs }, this.now()).resumed;
     this.kept.awaited[callId] = null;
+    this.remember(resumed);
   }
 
   /** Whether planloop holds this call for approval. */
