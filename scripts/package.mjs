@@ -55,8 +55,10 @@ for (const name of MIDDLEWARE) {
   const dts = readFileSync(path(`target/www/middleware/${name}.d.ts`), "utf8");
   for (const extension of ["d.ts", "d.mts"]) writeFileSync(path(`pkg/${name}.${extension}`), dts);
 }
-// The types the middleware's declarations share (the state they keep): `./turn.js` in them.
-copyFileSync(path("target/www/middleware/turn.d.ts"), path("pkg/turn.d.ts"));
+// The types the middleware's declarations import from their helpers: `./turn.js` (the
+// state they keep), `./approval.js` (AI SDK 7's tool approval).
+const DECLARED = ["turn", "approval"];
+for (const name of DECLARED) copyFileSync(path(`target/www/middleware/${name}.d.ts`), path(`pkg/${name}.d.ts`));
 
 // An entry as both module systems resolve it.
 const dual = (base, types = base) => ({
@@ -116,7 +118,7 @@ const pkg = {
 pkg.files = [
   ...["planloop", "slim", ...MIDDLEWARE].flatMap((base) => [`${base}.mjs`, `${base}.cjs`, `${base}.d.ts`, `${base}.d.mts`]),
   "planloop.global.js",
-  "turn.d.ts",
+  ...DECLARED.map((name) => `${name}.d.ts`),
   "planloop_bg.wasm",
   "planloop_session_bg.wasm",
   "runner/",

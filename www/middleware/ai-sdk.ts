@@ -1,28 +1,37 @@
 // planloop inside a Vercel AI SDK loop (AI SDK 6 and 7): a language-model middleware
 // and the planner tools, so `generateText`, `streamText` or a `ToolLoopAgent` keep their
 // own loop while planloop decides. Per model call the middleware hands the Session what
-// is new in the prompt (the user's message, tool results, approvals given or refused),
-// puts planloop's system prompt and tool messages in, calls the model, and hands the
-// Session its response. A refused stop is sent back to the model inside the same call;
-// a pause or a failure ends the loop with its summary; gated tools wait for the SDK's own
-// approval flow (`needsApproval`), and a denied or executed call resolves the proposal.
+// is new in the prompt (the user's message, tool results, approvals refused), puts
+// planloop's system prompt and tool messages in, calls the model, and hands the Session
+// its response. A refused stop is sent back to the model inside the same call; a pause
+// or a failure ends the loop with its summary. Gated tools wait for the SDK's own
+// approval flow (`needsApproval`, or AI SDK 7's `toolApproval` through
+// `planloop.toolApproval`), and each gated tool's `execute` checks that the SDK brings
+// the user's approval: a configuration that would run it without asking is refused.
 import { jsonSchema, type LanguageModelMiddleware, tool, type ToolSet } from "ai";
 import type { Session, SessionSnapshot } from "planloop";
 
+import { type ToolApproval, type ToolApprovalFunction, approvedIn, gate, sameArgs } from "./approval.js";
 import { type Prompt, type ProviderMessage, type ProviderPart, lastUserMessage, responseOf, withSystem, withToolMessages } from "./prompt.js";
 import { type StreamPart, continuedStream } from "./stream.js";
 import { Keeper, type PlanloopOptions, type Result } from "./turn.js";
 
-export type { PlanloopOptions };
+export type { PlanloopOptions, ToolApproval, ToolApprovalFunction };
+export type { ToolApprovalStatus } from "./approval.js";
 
 export interface Planloop {
   /** The session: its todos, progress, events, steps, proposals. */
   readonly session: Session;
   /** For `wrapLanguageModel({ model, middleware })`. */
   readonly middleware: LanguageModelMiddleware;
-  /** Your tools plus planloop's planner tools, answered by planloop; each of your tools
-   * planloop does not class as a read waits for approval (`needsApproval`). */
+  /** Your tools plus planloop's planner tools, answered by planloop; each call of yours
+   * planloop holds waits for approval (`needsApproval`), and runs only with the user's
+   * approval. Every tool the model is offered must come through here. */
   tools<T extends ToolSet>(tools: T): T & ToolSet;
+  /** planloop's gate as AI SDK 7's `toolApproval`, composed with yours (a function or a
+   * per-tool map, as the SDK takes them; without one, each tool's `needsApproval`): a
+   * call planloop holds waits for the user unless yours denies it; other calls get yours. */
+  toolApproval(yours?: ToolApproval): ToolApprovalFunction;
   /** The session as one JSON document, for `createPlanloop({ snapshot })` later. */
   snapshot(): SessionSnapshot;
 }
@@ -35,6 +44,7 @@ interface Generated {
 
 interface CallParams {
   prompt: Prompt;
+  tools?: { type: string; name: string }[];
   toolChoice?: unknown;
 }
 
@@ -45,16 +55,51 @@ interface Model {
 
 export function createPlanloop(options: PlanloopOptions = {}): Planloop {
   const keeper = new Keeper({ config: options.config, snapshot: options.snapshot }, options.now ?? Date.now);
+  /** The tools that came through `tools()`, planloop's own included, and those of them
+   * whose `execute` checks for the user's approval. */
+  const offered = new Set<string>();
+  const guarded = new Set<string>();
+  /** A gated call the SDK ran without asking, said once more by the next model call. */
+  let bypass: Error | null = null;
 
   /** Hands the session what is new in the prompt; returns the call as the model gets it. */
   function prepare(params: CallParams): CallParams {
+    if (bypass !== null) {
+      const error = bypass;
+      bypass = null;
+      throw error;
+    }
+    for (const t of params.tools ?? []) {
+      if (t.type === "function" && !offered.has(t.name)) {
+        throw new Error(`planloop: the tool "${t.name}" reaches the model without planloop.tools(): pass all your tools through planloop.tools(yours), so that the calls planloop holds wait for approval`);
+      }
+    }
     const prompt = params.prompt;
     const user = lastUserMessage(prompt);
     keeper.user(user);
-    keeper.results(prompt.flatMap((m) => (m.role === "tool" ? m.content.flatMap(resultOf) : [])));
+    keeper.results(prompt.flatMap((m) => (m.role === "tool" ? m.content.flatMap((part) => resultOf(part, guarded, keeper)) : [])));
     const shown = withToolMessages(prompt, keeper.kept.written, user && { index: user.index, text: keeper.shown(user) });
     const composed = withSystem(shown, (base) => keeper.systemPrompt(base));
     return { ...params, prompt: composed, ...(keeper.kept.withhold ? { toolChoice: { type: "none" } } : {}) };
+  }
+
+  /** Before a tool of yours runs. A call planloop holds runs only with the user's
+   * approval, which the SDK hands `execute` in its messages: the proposal is approved
+   * then, with the input the call runs with when the SDK repaired the proposed one. A
+   * call the SDK runs without it (a `toolApproval` that answered for the call in place
+   * of planloop's gate) is refused and rejected, and the next model call fails. */
+  function guard(name: string, callId: string, input: unknown, messages: unknown): void {
+    if (!keeper.held(callId)) return;
+    if (approvedIn(messages, callId)) {
+      const proposed = keeper.session.proposals().find((p) => p.callId === callId)?.args;
+      return keeper.approve(callId, sameArgs(proposed, input) ? undefined : input);
+    }
+    const error = new Error(
+      `planloop: ${name} (call ${callId}) waits for the user's approval, but the AI SDK ran it without asking: a toolApproval setting answered for it in place of planloop's gate. It was not run. Pass toolApproval: planloop.toolApproval(yours), which asks planloop first`,
+    );
+    keeper.results([{ id: callId, output: `it did not run: ${error.message}`, isError: true, denied: true }]);
+    bypass = error;
+    throw error;
   }
 
   /** The session's verdict on a response; a nudge comes back as the prompt to ask again with. */
@@ -103,11 +148,22 @@ export function createPlanloop(options: PlanloopOptions = {}): Planloop {
       const gated: ToolSet = {};
       for (const [name, given] of Object.entries(tools)) {
         const own = given.needsApproval;
+        const run = given.execute;
         gated[name] = {
           ...given,
           needsApproval: async (input: unknown, context: { toolCallId: string }) =>
             keeper.held(context.toolCallId) || (typeof own === "function" ? await (own as (i: unknown, c: unknown) => boolean | PromiseLike<boolean>)(input, context) : own === true),
+          ...(typeof run === "function"
+            ? {
+                execute: (input: unknown, context: { toolCallId: string; messages?: unknown }) => {
+                  guard(name, context.toolCallId, input, context.messages);
+                  return (run as (i: unknown, c: unknown) => unknown).call(given, input, context);
+                },
+              }
+            : {}),
         } as ToolSet[string];
+        offered.add(name);
+        if (typeof run === "function") guarded.add(name);
       }
       for (const definition of keeper.session.toolDefinitions()) {
         gated[definition.name] = tool({
@@ -115,18 +171,23 @@ export function createPlanloop(options: PlanloopOptions = {}): Planloop {
           inputSchema: jsonSchema(definition.parameters as Parameters<typeof jsonSchema>[0]),
           execute: async (_input: unknown, { toolCallId }: { toolCallId: string }) => keeper.kept.written[toolCallId]?.content ?? "planloop has no answer for this call",
         }) as ToolSet[string];
+        offered.add(definition.name);
       }
       return gated as T & ToolSet;
     },
+    toolApproval: (yours?: ToolApproval) => gate(yours, (callId) => keeper.held(callId)),
     snapshot: () => keeper.session.snapshot(),
   };
 }
 
-/** A tool-result part as a Result (a denied approval carries its reason as output). */
-function resultOf(part: ProviderPart): Result[] {
+/** A tool-result part as a Result. A denied approval carries its reason as output; so
+ * does a call planloop still holds of a tool that checks for approval: it did not run
+ * (the SDK answered it itself: input that is not valid, or no longer valid once approved). */
+function resultOf(part: ProviderPart, guarded: ReadonlySet<string>, keeper: Keeper): Result[] {
   if (part.type !== "tool-result" || part.toolCallId === undefined) return [];
   const output = part.output as { type: string; value?: unknown; reason?: string };
   if (output.type === "execution-denied") return [{ id: part.toolCallId, output: output.reason ?? "", isError: true, denied: true }];
   const text = typeof output.value === "string" ? output.value : JSON.stringify(output.value ?? null);
+  if (keeper.held(part.toolCallId) && guarded.has(part.toolName ?? "")) return [{ id: part.toolCallId, output: `it did not run: ${text}`, isError: true, denied: true }];
   return [{ id: part.toolCallId, output: text, isError: output.type.startsWith("error") }];
 }
