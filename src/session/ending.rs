@@ -109,7 +109,9 @@ impl Session {
         prompts::paused(language, prompts::limit_name(language, timeout), &done, next.as_deref())
     }
 
-    pub(crate) fn next_call(&self, now: f64) -> NextCall {
+    /// What the next model call may do at `now`: without tools on the turn's last
+    /// iteration, past its time, or once stuck; and the budget line for the prompt.
+    pub fn next_call(&self, now: f64) -> NextCall {
         let language: Language = self.config.language;
         let max = self.config.max_iterations;
         let (used, timed_out, stuck_out) = match &self.turn {

@@ -76,6 +76,7 @@ ops! {
     SessionHandleModelResponseRaw = 71,
     SessionHandleModelResponseCopied = 72,
     SessionMayHold = 73,
+    SessionNextCall = 74,
     ReviewsNew = 80,
     ReviewsFree = 81,
     ReviewsFromJson = 82,

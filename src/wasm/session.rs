@@ -106,6 +106,7 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, head: f64) -> Option<Result<S
         Op::SessionReasoning => with(&|s, _| json(&s.reasoning().collect::<Vec<_>>())),
         Op::SessionToolDefinitions => with(&|s, _| json(&tools::session_tool_definitions(&s.answered_dialects())?)),
         Op::SessionMayHold => with(&|s, a| json(&s.config().tools.may_hold(&a.string(0, "tool")?))),
+        Op::SessionNextCall => with(&|s, a| json(&s.next_call(a.time(0, "nowMs")?))),
         Op::ReviewsNew => number(slab::insert(&REVIEWS, PlanReviewStore::default()).unwrap_or(0)),
         Op::ReviewsFree => {
             slab::remove(&REVIEWS, handle);

@@ -40,7 +40,8 @@ export interface TurnMessage {
 export interface Kept {
   /** Whether the session's turn is open: a model call then goes on with it. */
   open: boolean;
-  /** The message that opened the turn. */
+  /** The message that opened the turn (none yet for an open turn taken over from state
+   * saved before turns were told apart by their message). */
   turn: TurnMessage | null;
   /** Calls whose results the session awaits, each with its proposal's action id (or null). */
   awaited: Record<string, string | null>;
@@ -77,22 +78,21 @@ const ENDS = new Set<Decision["type"]>(["finalize", "pause", "fail", "awaitPlanR
 /** What a keeper knows of a session it did not drive (one restored from a snapshot): its
  * open turn, opened by the message the snapshot keeps, and the calls that turn awaits,
  * held ones with their proposals' action ids. */
-function kept(session: Session): Kept {
-  const { turn, config } = session.snapshot();
+function kept(session: Session, nowMs: number): Kept {
+  const { turn } = session.snapshot();
   const awaited: Record<string, string | null> = {};
   if (turn?.open !== true) return { open: false, turn: null, awaited, written: {}, withhold: false };
   for (const call of turn.pending) if (!call.answered) awaited[call.id] = null;
   for (const proposal of session.proposals()) if (proposal.status === "pending") awaited[proposal.callId] = proposal.actionId;
-  const withhold = turn.iterations + 1 >= (config.maxIterations ?? 20) || turn.stuckOut;
+  const withhold = session.nextCall(nowMs).toolsWithheld;
   return { open: true, turn: { key: turn.message, text: turn.message }, awaited, written: {}, withhold };
 }
 
 /** Kept state saved before turns were told apart by their message (it counted user
- * messages): its turn is taken to be open with whatever message comes next. */
+ * messages): its turn, if open, has no message yet and goes on with the next one. */
 function upgraded(saved: Omit<Saved, "snapshot">, session: Session): Kept {
-  if (typeof (saved as Partial<Kept>).open === "boolean" && typeof saved.turn?.key === "string") return saved;
-  const open = session.snapshot().turn?.open === true;
-  return { ...saved, open, turn: open ? { key: "", text: "" } : null };
+  if (typeof (saved as Partial<Kept>).open === "boolean") return saved;
+  return { ...saved, open: session.snapshot().turn?.open === true, turn: null };
 }
 
 export class Keeper {
@@ -108,10 +108,10 @@ export class Keeper {
       this.kept = upgraded(saved, this.session);
     } else if (from.snapshot !== undefined) {
       this.session = Session.restore(from.snapshot);
-      this.kept = kept(this.session);
+      this.kept = kept(this.session, now());
     } else {
       this.session = new Session(from.config);
-      this.kept = kept(this.session);
+      this.kept = kept(this.session, now());
     }
   }
 
@@ -127,8 +127,7 @@ export class Keeper {
     if (latest === null) return;
     const key = latest.id ?? latest.text;
     const turn = this.kept.turn;
-    if (this.kept.open && turn !== null && turn.key === "" && turn.text === "") {
-      // (A turn from upgraded state goes on with the message it meets first.)
+    if (this.kept.open && turn === null) {
       this.kept.turn = { key, text: latest.text };
       return;
     }
@@ -158,11 +157,12 @@ export class Keeper {
         this.approve(result.id);
         given.push(result);
       }
+      // Once handed over, never again: not later in this batch (a result given twice)...
       delete this.kept.awaited[result.id];
       taken.push(result.id);
     }
-    // Once handed over, never again: the decision that resumed the turn (on the last of
-    // its proposals resolved, here or before) names the calls it runs once more.
+    // ...nor after it: the decision that resumed the turn (on the last of its proposals
+    // resolved, here or before) names the calls it runs once more.
     for (const id of taken) delete this.kept.awaited[id];
     if (given.length === 0) return;
     const outcome = this.session.handleToolResults(

@@ -16,6 +16,7 @@ import type {
   IterationVerdict,
   JsonSchema,
   ModelResponse,
+  NextCall,
   PlannerAck,
   PlannerOptions,
   PlannerSnapshot,
@@ -400,6 +401,12 @@ export class Session extends Instance {
    * whatever its arguments: a host gives its framework's approval hook to such tools only. */
   mayHold(tool: string): boolean {
     return this.call(Op.SessionMayHold, [tool]);
+  }
+
+  /** What the next model call may do (as each decision's `next` says): for a host that
+   * takes up a session it did not drive, such as one restored from a snapshot. */
+  nextCall(nowMs: number): NextCall {
+    return this.call(Op.SessionNextCall, [nowMs]);
   }
 }
 

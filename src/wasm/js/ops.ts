@@ -54,6 +54,7 @@ export const Op = {
   SessionHandleModelResponseRaw: 71,
   SessionHandleModelResponseCopied: 72,
   SessionMayHold: 73,
+  SessionNextCall: 74,
   ReviewsNew: 80,
   ReviewsFree: 81,
   ReviewsFromJson: 82,
