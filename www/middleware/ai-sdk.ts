@@ -92,7 +92,8 @@ export function createPlanloop(options: PlanloopOptions = {}): Planloop {
     if (!keeper.held(callId)) return;
     if (approvedIn(messages, callId)) {
       const proposed = keeper.session.proposals().find((p) => p.callId === callId)?.args;
-      return keeper.approve(callId, sameArgs(proposed, input) ? undefined : input);
+      keeper.approve(callId, sameArgs(proposed, input) ? undefined : input);
+      return;
     }
     const error = new Error(
       `planloop: ${name} (call ${callId}) waits for the user's approval, but the AI SDK ran it without asking: a toolApproval setting answered for it in place of planloop's gate. It was not run. Pass toolApproval: planloop.toolApproval(yours), which asks planloop first`,

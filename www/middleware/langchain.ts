@@ -158,18 +158,15 @@ export function planloopMiddleware(options: PlanloopMiddlewareOptions = {}) {
       reviewConfigs: pending.map((p) => ({ actionName: p.tool, allowedDecisions: [...DECISIONS] })),
     });
     const decisions = reviewed(answer, pending);
-    let resumed: Decision | null | undefined = null;
-    pending.forEach((proposal, i) => {
+    let going: Decision | null = null;
+    for (const [i, proposal] of pending.entries()) {
       const decision = decisions[i]!;
-      delete keeper.kept.awaited[proposal.callId];
-      const outcome =
+      const resumed =
         decision.type === "reject"
-          ? keeper.session.reject(proposal.actionId, decision.message === undefined ? undefined : { message: decision.message }, now())
-          : keeper.session.approve(proposal.actionId, decision.type === "edit" ? { editedArgs: decision.editedAction.args } : undefined, now());
-      resumed = outcome.resumed ?? resumed;
-    });
-    const going = resumed as Decision | null;
-    keeper.remember(going);
+          ? keeper.reject(proposal.callId, decision.message)
+          : keeper.approve(proposal.callId, decision.type === "edit" ? decision.editedAction.args : undefined);
+      going = resumed ?? going;
+    }
     const run = new Map(going?.type === "runTools" ? going.calls.map((c) => [c.id, c]) : []);
     const calls = (last.tool_calls ?? []).map((c) => {
       const edited = c.id === undefined ? undefined : run.get(c.id);

@@ -152,7 +152,7 @@ export class Keeper {
       if (!(result.id in this.kept.awaited)) continue;
       const actionId = this.kept.awaited[result.id]!;
       if (actionId !== null && result.denied === true) {
-        this.remember(this.session.reject(actionId, result.output.length > 0 ? { message: result.output } : undefined, this.now()).resumed);
+        this.reject(result.id, result.output.length > 0 ? result.output : undefined);
       } else {
         this.approve(result.id);
         given.push(result);
@@ -192,12 +192,25 @@ export class Keeper {
    * call runs with, when they are not the proposed ones): its result is then awaited as
    * any other call's. A host that runs a held call only once the user approved it says
    * so here, so the approval is in the session's state before the result comes. */
-  approve(callId: string, editedArgs?: unknown): void {
+  approve(callId: string, editedArgs?: unknown): Decision | null {
     const actionId = this.kept.awaited[callId];
-    if (actionId === null || actionId === undefined) return;
+    if (actionId === null || actionId === undefined) return null;
     const resumed = this.session.approve(actionId, editedArgs === undefined ? undefined : { editedArgs }, this.now()).resumed;
     this.kept.awaited[callId] = null;
     this.remember(resumed);
+    return resumed ?? null;
+  }
+
+  /** Rejects the proposal that holds call `callId`, if one does (`message` for the model
+   * to read why): its result is planloop's rejection, awaited no more. Either returns
+   * the decision that resumes the turn, when this was the last proposal resolved. */
+  reject(callId: string, message?: string): Decision | null {
+    const actionId = this.kept.awaited[callId];
+    if (actionId === null || actionId === undefined) return null;
+    const resumed = this.session.reject(actionId, message === undefined ? undefined : { message }, this.now()).resumed;
+    delete this.kept.awaited[callId];
+    this.remember(resumed);
+    return resumed ?? null;
   }
 
   /** Whether planloop holds this call for approval. */
