@@ -157,6 +157,8 @@ export function createPlanloop(options: PlanloopOptions = {}): Planloop {
           ...(typeof run === "function"
             ? {
                 execute: (input: unknown, context: { toolCallId: string; messages?: unknown }) => {
+                  const instead = keeper.answeredInstead(context.toolCallId);
+                  if (instead !== undefined) return instead.content;
                   guard(name, context.toolCallId, input, context.messages);
                   return (run as (i: unknown, c: unknown) => unknown).call(given, input, context);
                 },

@@ -65,6 +65,8 @@ export function planloopMiddleware(options: PlanloopMiddlewareOptions = {}) {
     ),
   );
 
+  const plannerNames = new Set(plannerTools.map((t) => t.name));
+
   /** The thread's session: in memory, else restored from the state, else new. */
   function entry(state: { planloop?: PlanloopState }, runtime: { configurable?: { thread_id?: string } }): Entry {
     const thread = runtime.configurable?.thread_id ?? "";
@@ -143,8 +145,10 @@ export function planloopMiddleware(options: PlanloopMiddlewareOptions = {}) {
             if (ending !== null) return { ...persisted(e), messages: [new AIMessage({ content: ending, id: last.id })], jumpTo: "end" };
           }
           const pending = e.keeper.session.proposals().filter((p) => p.status === "pending");
-          if (pending.length === 0) return persisted(e);
-          return { ...resolve(e.keeper, last, pending, state.messages), ...persisted(e) } as never;
+          if (pending.length > 0) return { ...resolve(e.keeper, last, pending, state.messages), ...persisted(e) } as never;
+          const instead = answeredInstead(e.keeper, last, state.messages);
+          if (instead.length === 0) return persisted(e);
+          return { messages: instead, ...goOn(last, state.messages, instead), ...persisted(e) } as never;
         }),
     },
   });
@@ -175,13 +179,33 @@ export function planloopMiddleware(options: PlanloopMiddlewareOptions = {}) {
     const rejected = pending
       .filter((p) => !run.has(p.callId))
       .map((p) => new ToolMessage({ content: keeper.kept.written[p.callId]?.content ?? "rejected", tool_call_id: p.callId, name: p.tool, status: "error" }));
-    const answered = new Set([...messages.filter(ToolMessage.isInstance).map((m) => m.tool_call_id), ...rejected.map((m) => m.tool_call_id)]);
-    const waiting = calls.some((c) => c.id !== undefined && !answered.has(c.id));
+    const answers = [...rejected, ...answeredInstead(keeper, last, [...messages, ...rejected])];
     return {
-      messages: [new AIMessage({ content: last.content, tool_calls: calls, id: last.id }), ...rejected],
-      ...(waiting ? {} : { jumpTo: "model" as const }),
+      messages: [new AIMessage({ content: last.content, tool_calls: calls, id: last.id }), ...answers],
+      ...goOn(last, messages, answers),
     };
   }
+
+  /** planloop's answers to the calls of `last` it answered in place of running them (a
+   * call repeating another of the same step, calls held back for a plan review), as tool
+   * messages, so the tool node does not run them; its own tools excepted (the tool node
+   * runs those, and they answer with planloop's words). */
+  function answeredInstead(keeper: Keeper, last: AIMessage, messages: BaseMessage[]): ToolMessage[] {
+    const answered = new Set(messages.filter(ToolMessage.isInstance).map((m) => m.tool_call_id));
+    return (last.tool_calls ?? []).flatMap((c) => {
+      if (c.id === undefined || plannerNames.has(c.name) || answered.has(c.id)) return [];
+      const instead = keeper.answeredInstead(c.id);
+      return instead === undefined ? [] : [new ToolMessage({ content: instead.content, tool_call_id: c.id, name: c.name, status: instead.isError ? "error" : "success" })];
+    });
+  }
+}
+
+/** Back to the model when `answers` leave no call of `last` for the tool node to run: the
+ * agent would otherwise end on the step's tool messages. */
+function goOn(last: AIMessage, messages: BaseMessage[], answers: ToolMessage[]): { jumpTo?: "model" } {
+  const answered = new Set([...messages.filter(ToolMessage.isInstance), ...answers].map((m) => m.tool_call_id));
+  const waiting = (last.tool_calls ?? []).some((c) => c.id !== undefined && !answered.has(c.id));
+  return waiting ? {} : { jumpTo: "model" };
 }
 
 /**

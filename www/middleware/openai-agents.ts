@@ -165,6 +165,8 @@ export function createPlanloop(options: PlanloopOptions = {}): Planloop {
           invoke: async (context, input, details) => {
             bind(context);
             const callId = details?.toolCall?.callId;
+            const instead = callId === undefined ? undefined : keeper.answeredInstead(callId);
+            if (instead !== undefined) return instead.content;
             if (callId !== undefined) keeper.approve(callId);
             return given.invoke(context, input, details);
           },

@@ -47,6 +47,11 @@ export interface Kept {
   awaited: Record<string, string | null>;
   /** planloop's tool messages of this turn, by call id. */
   written: Record<string, Written>;
+  /** Calls planloop answered in place of running them: its own tools, a call repeating
+   * another of the same response, calls held back for a plan review. A framework must not
+   * run these (a repeated write was approved once, as its first). Absent in state saved
+   * before it was kept. */
+  answered?: Record<string, true>;
   /** Whether the next model call goes without tools (the turn's last iteration). */
   withhold: boolean;
 }
@@ -133,7 +138,7 @@ export class Keeper {
     }
     if (this.kept.open && turn?.key === key) return;
     const started = this.session.beginTurn({ message: latest.text, nowMs: this.now() });
-    this.kept = { open: true, turn: { key, text: started.message }, awaited: {}, written: {}, withhold: started.next.toolsWithheld };
+    this.kept = { open: true, turn: { key, text: started.message }, awaited: {}, written: {}, answered: {}, withhold: started.next.toolsWithheld };
   }
 
   /** The text the model gets for the latest user message: as planloop wrote it when it
@@ -213,6 +218,12 @@ export class Keeper {
     return resumed ?? null;
   }
 
+  /** planloop's answer to a call it answered in place of running it: the framework
+   * gives this as the call's result and does not run the tool. */
+  answeredInstead(callId: string): Written | undefined {
+    return this.kept.answered?.[callId] === true ? this.kept.written[callId] : undefined;
+  }
+
   /** Whether planloop holds this call for approval. */
   held(callId: string): boolean {
     return (this.kept.awaited[callId] ?? null) !== null;
@@ -222,7 +233,11 @@ export class Keeper {
   remember(decision: Decision | null | undefined): void {
     if (decision === null || decision === undefined) return;
     if (decision.type !== "runTools" && decision.type !== "awaitApproval" && decision.type !== "awaitPlanReview") return;
-    for (const reply of decision.replies) this.kept.written[reply.toolCallId] = { content: reply.content, isError: reply.isError };
+    const answered = (this.kept.answered ??= {});
+    for (const reply of decision.replies) {
+      this.kept.written[reply.toolCallId] = { content: reply.content, isError: reply.isError };
+      answered[reply.toolCallId] = true;
+    }
     if (decision.type === "awaitPlanReview") return;
     for (const call of decision.calls) this.kept.awaited[call.id] = null;
     if (decision.type === "awaitApproval") for (const proposal of decision.proposals) this.kept.awaited[proposal.callId] = proposal.actionId;
