@@ -24,13 +24,24 @@ pub fn sort_by<T>(items: &mut [T], mut less: impl FnMut(&T, &T) -> bool) {
 /// first): found by sorting their places, n log n, where a set of those seen brought a
 /// B-tree (5 KB of the session module) for the two lists that need it.
 pub fn repeats<T: Ord>(items: &[T]) -> Vec<bool> {
+    first_equals(items).iter().map(Option::is_some).collect()
+}
+
+/// For each of `items`, the place of the first item before it that it equals (`None` at
+/// each first), found the way [`repeats`] finds them.
+pub fn first_equals<T: Ord>(items: &[T]) -> Vec<Option<usize>> {
     let order = places_by(items.len(), |i| &items[i]);
-    let mut repeated = vec![false; items.len()];
-    for pair in order.windows(2) {
+    let mut first = vec![None; items.len()];
+    let mut head = 0;
+    for (k, &place) in order.iter().enumerate() {
         // Equal items sit together, the first of them (the lowest place) first.
-        repeated[pair[1]] = items[pair[0]] == items[pair[1]];
+        if k > 0 && items[order[k - 1]] == items[place] {
+            first[place] = Some(head);
+        } else {
+            head = place;
+        }
     }
-    repeated
+    first
 }
 
 /// The places `0..len` in the order of their `key`, equal keys in place order: so equal
@@ -84,6 +95,17 @@ mod tests {
             assert_eq!(repeats(&items), expected, "{items:?}");
         }
         assert_eq!(repeats(&["b", "a", "b", "a", "c"]), [false, false, true, true, false]);
+    }
+
+    #[test]
+    fn each_repeat_names_the_first_item_it_equals() {
+        let mut rng = crate::test_rng::Rng(0x9E37_79B9_7F4A_7C15);
+        for len in 0..200 {
+            let items: Vec<u32> = (0..len).map(|_| rng.below(12) as u32).collect();
+            let expected: Vec<Option<usize>> =
+                (0..items.len()).map(|i| items[..i].iter().position(|x| *x == items[i])).collect();
+            assert_eq!(first_equals(&items), expected, "{items:?}");
+        }
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! `src/prompts/*.md`; `{{{key}}}` marks where values go.
 
 pub mod compose;
+pub mod echo;
 
 use std::ops::Range;
 
@@ -270,11 +271,11 @@ pub fn budget_line(language: Language, remaining: u32, total: u32) -> String {
     String::from_utf8(line).unwrap_or_default()
 }
 
-/// The nudge for a reply with neither text nor tool calls.
+/// The nudge for a reply with neither tool calls nor text of the model's own.
 pub fn empty_reply(language: Language) -> String {
     match language {
-        Language::En => "Your last reply was empty. Continue with the task, or give your final answer.".to_owned(),
-        Language::Zh => "你的上一条回复是空的。请继续执行任务，或给出最终答案。".to_owned(),
+        Language::En => "Your last reply had no answer of your own (it was empty, or only repeated these instructions). Continue with the task, or give your final answer.".to_owned(),
+        Language::Zh => "你的上一条回复没有你自己的内容（为空，或只是重复了这些指示）。请继续执行任务，或给出最终答案。".to_owned(),
     }
 }
 
@@ -296,11 +297,42 @@ pub fn stuck(language: Language, what: &str) -> String {
     }
 }
 
+/// The nudge for a reply that is a tool call written out as text and cut short, or not
+/// valid: it did not run, and it is no answer.
+pub fn cut_off_call(language: Language) -> String {
+    match language {
+        Language::En => "<cut-off-call>Your last reply was a tool call written out as text, cut off before its end (or not valid JSON), so it did not run. Make the call again with shorter arguments, through the tools you were given, or give your final answer in plain words.</cut-off-call>".to_owned(),
+        Language::Zh => "<cut-off-call>你的上一条回复是以文本写出的工具调用，在结尾之前被截断（或不是有效的 JSON），因此没有执行。请通过提供给你的工具重新调用，并缩短参数；或用普通文字给出最终答案。</cut-off-call>".to_owned(),
+    }
+}
+
+/// The nudge for a reply that is a whole tool call written out as text: it did not run,
+/// and it is no answer.
+pub fn call_as_text(language: Language) -> String {
+    match language {
+        Language::En => "<call-as-text>Your last reply was a tool call written out as text, so it did not run. Make the call through the tools you were given, or give your final answer in plain words.</call-as-text>".to_owned(),
+        Language::Zh => "<call-as-text>你的上一条回复是以文本写出的工具调用，因此没有执行。请通过提供给你的工具进行调用，或用普通文字给出最终答案。</call-as-text>".to_owned(),
+    }
+}
+
 /// A note at the end of tool output that was cut.
 pub fn truncated(language: Language, kept: usize, total: usize) -> String {
     match language {
         Language::En => format!("\n[output cut: first {kept} of {total} characters]"),
         Language::Zh => format!("\n[输出已截断: 保留前 {kept} 个字符，共 {total} 个]"),
+    }
+}
+
+/// The reply to a call that repeats an earlier call of the same reply (same tool, same
+/// arguments): taken once, so a model that doubles its calls is not refused or asked twice.
+pub fn same_call(language: Language, first: &str) -> String {
+    match language {
+        Language::En => format!(
+            "This call repeats call {first} of the same reply (same tool, same arguments): it was taken once, as {first}; that call's result answers both."
+        ),
+        Language::Zh => {
+            format!("此调用与同一回复中的调用 {first} 完全相同（同一工具、同样参数）：只按 {first} 执行一次；其结果即两者的结果。")
+        }
     }
 }
 

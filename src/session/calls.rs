@@ -13,11 +13,12 @@ use crate::plan::planner::PlannerAck;
 use crate::plan::recorded::{PlanArgs, PlanProgressArgs, PlanState};
 use crate::plan::todos::{self, Args, Todo, TodoStatus, WriteTodos};
 use crate::prompts::{self};
-use crate::session::approval::ToolClass;
+use crate::session::approval::{Proposal, ToolClass};
 use crate::session::config::{TodoDialect, TodoMode};
 use crate::session::events::{EventKind, PauseReason};
 use crate::session::exchange::{Decision, ToolCall, ToolCallInput, ToolMessage};
 use crate::session::review::PlanReview;
+use crate::sort::first_equals;
 use crate::validate::compiled;
 use crate::validate::schema::{self, Schema};
 
@@ -94,6 +95,18 @@ pub(super) fn invalid_args(tool: &str, issues: Vec<Issue>) -> String {
     format!("Invalid {tool} arguments; nothing was changed. Fix these and call {tool} again:\n{named}")
 }
 
+/// For each call, the first call of the same reply it repeats word for word (the
+/// same tool, the same arguments), if any.
+fn copies(calls: &[ToolCallInput]) -> Vec<Option<usize>> {
+    // Most replies call each tool once: their arguments are not written out to compare.
+    let names: Vec<&str> = calls.iter().map(|call| call.name.as_str()).collect();
+    if first_equals(&names).iter().all(Option::is_none) {
+        return vec![None; calls.len()];
+    }
+    let signatures: Vec<String> = calls.iter().map(|call| signature(&call.name, &call.args)).collect();
+    first_equals(&signatures)
+}
+
 impl Session {
     /// The todo dialects planloop answers itself (all but the observed ones): the tools
     /// a session offers the model.
@@ -150,36 +163,61 @@ impl Session {
     }
 
     pub(super) fn run_tools(&mut self, calls: Vec<ToolCallInput>, iteration: u32, now: f64) -> Result<Decision> {
-        let names: Vec<&str> = calls.iter().map(|c| c.name.as_str()).collect();
+        // A model that sends the same call twice in one reply meant it once: a planner
+        // call repeated word for word is taken once (not refused as two contradicting
+        // plans), a write proposed once; each copy is answered as a copy of the first.
+        let copies = copies(&calls);
+        let names: Vec<&str> =
+            calls.iter().zip(&copies).filter(|(_, copy)| copy.is_none()).map(|(c, _)| c.name.as_str()).collect();
         self.planner.record_iteration(&names);
-        let batch = calls.len();
+        let batch = names.len();
         let reviewed_before = self.plan.is_some() || self.planner.snapshot().revision > 0;
         let mut replies = Vec::new();
         let mut host_calls = Vec::new();
         let mut review_asked = false;
-        for call in calls {
-            match self.builtin(&call.name) {
-                Some(builtin) => {
+        // Where each call's reply went, for the copies of a planner call.
+        let mut reply_at = vec![None; calls.len()];
+        for (i, call) in calls.into_iter().enumerate() {
+            match (self.builtin(&call.name), copies[i].and_then(|first| reply_at[first])) {
+                (Some(_), Some(first)) => {
+                    let reply: &ToolMessage = &replies[first];
+                    let content = prompts::same_call(self.config.language, &reply.tool_call_id);
+                    let copy =
+                        ToolMessage { tool_call_id: call.id, name: call.name, content, is_error: reply.is_error };
+                    replies.push(copy);
+                }
+                (Some(builtin), None) => {
                     let (reply, plan_made) = self.answer(builtin, call, batch, iteration, now)?;
                     review_asked |=
                         plan_made && self.config.plan_review.enabled && (builtin == BuiltIn::Plan || !reviewed_before);
+                    reply_at[i] = Some(replies.len());
                     replies.push(reply);
                 }
-                None => host_calls.push(call),
+                (None, _) => host_calls.push((i, call)),
             }
         }
         if review_asked {
-            return Ok(self.ask_review(host_calls, replies, now));
+            return Ok(self.ask_review(host_calls.into_iter().map(|(_, call)| call).collect(), replies, now));
         }
         let mut calls = Vec::new();
         let mut proposals = Vec::new();
-        for call in host_calls {
+        // Which proposal each call made, for the copies of a write call.
+        let mut proposed_at = vec![None; copies.len()];
+        for (i, call) in host_calls {
             let args = host_args(call.args);
             let observed = TodoDialect::for_tool(&call.name, &self.config.todo_dialects).and_then(|d| self.observed(d));
             let (class, basis) = self.config.tools.classify(&call.name, &args, &self.grants);
             // Another agent's todo tool only keeps a list: it runs without asking.
             let class = if observed.is_some() { ToolClass::Read } else { class };
             if class == ToolClass::Approve {
+                // A copy of a call proposed in this reply is not asked about again.
+                if let Some(first) = copies[i].and_then(|first| proposed_at[first]) {
+                    let first: &Proposal = &proposals[first];
+                    let content = prompts::same_call(self.config.language, &first.call_id);
+                    replies.push(ToolMessage { tool_call_id: call.id, name: call.name, content, is_error: false });
+                    continue;
+                }
+                proposed_at[i] = Some(proposals.len());
                 proposals.push(self.propose(call.id, call.name, args, basis, iteration, now));
                 continue;
             }

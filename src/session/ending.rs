@@ -46,6 +46,8 @@ impl Session {
             }
             ContinueReason::ContinuationSignal => prompts::carry_on(language),
             ContinueReason::EmptyReply => prompts::empty_reply(language),
+            ContinueReason::CutOffToolCall => prompts::cut_off_call(language),
+            ContinueReason::ToolCallAsText => prompts::call_as_text(language),
             ContinueReason::Stuck => {
                 prompts::stuck(language, &Pattern::SameText { times: self.config.stuck.same_text }.describe())
             }

@@ -9,6 +9,7 @@ use crate::json::value::Value;
 use crate::session::approval::Proposal;
 use crate::session::continuation::ReportedProgress;
 use crate::session::review::PlanReview;
+use crate::text::written_call::WrittenCall;
 
 /// The start of a turn: a user message.
 #[derive(Debug, Clone, PartialEq, JsonSchema)]
@@ -175,6 +176,21 @@ pub enum ContinueReason {
     EmptyReply,
     /// It repeated the same reply.
     Stuck,
+    /// Its reply was a tool call written out as text, cut off before its end or not
+    /// valid (a server returns a call cut by its token cap as text): it did not run.
+    CutOffToolCall,
+    /// Its reply was a whole tool call written out as text: it did not run.
+    ToolCallAsText,
+}
+
+impl ContinueReason {
+    /// The reason to go on after a reply that wrote a tool call out as text.
+    pub fn written(call: WrittenCall) -> Self {
+        match call {
+            WrittenCall::Cut => ContinueReason::CutOffToolCall,
+            WrittenCall::Whole => ContinueReason::ToolCallAsText,
+        }
+    }
 }
 
 /// What the host does after a model response. Switch on `type`.

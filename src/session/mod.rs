@@ -47,6 +47,7 @@ use crate::session::exchange::{
 use crate::session::review::PlanReview;
 use crate::session::stuck::StuckDetector;
 use crate::text::reflection::DEFAULT_MAX_CHARS;
+use crate::text::written_call::written_call;
 use crate::trail::reasoning::{ReasoningEvent, ReasoningLog};
 
 /// The loop controller of one conversation. (Its state is saved and restored whole by
@@ -195,6 +196,9 @@ impl Session {
         let withheld = iteration >= self.config.max_iterations;
 
         let text = response.text.unwrap_or_default();
+        // planloop's own nudges, echoed back, are not the model's words: never its answer
+        // or its reflection.
+        let text = prompts::echo::without_control_text(&text);
         let (answer, wants_more) = match self.config.continuation_protocol.enabled {
             true => {
                 let reading = continuation::read(&text, self.config.continuation_protocol.require_explicit_signal);
@@ -212,11 +216,23 @@ impl Session {
             }
             false => (text.trim().to_owned(), false),
         };
-        self.log.record_reflection(&answer, DEFAULT_MAX_CHARS, iteration, now);
+        // A tool call written out as text did not run, and says nothing to reflect on.
+        let written = match response.tool_calls.is_empty() {
+            true => written_call(&answer),
+            false => None,
+        };
+        if written.is_none() {
+            self.log.record_reflection(&answer, DEFAULT_MAX_CHARS, iteration, now);
+        }
         self.track_steps(&answer, !response.tool_calls.is_empty(), iteration, now);
+        // What a turn ending here would show: never a call that did not run.
+        let shown = match written {
+            Some(_) => String::new(),
+            None => answer.clone(),
+        };
 
         if stuck_out {
-            return Ok(self.finish(answer, ExitReason::Stuck, now));
+            return Ok(self.finish(shown, ExitReason::Stuck, now));
         }
         if !response.tool_calls.is_empty() {
             self.stuck.record_text(None);
@@ -232,10 +248,12 @@ impl Session {
             if let Some(decision) = self.note_stuck(pattern, now) {
                 return Ok(decision);
             }
-            return Ok(self.nudge(ContinueReason::Stuck, answer, timed_out || withheld, now));
+            return Ok(self.nudge(ContinueReason::Stuck, shown, timed_out || withheld, now));
         }
         let reason = if answer.is_empty() {
             Some(ContinueReason::EmptyReply)
+        } else if let Some(written) = written {
+            Some(ContinueReason::written(written))
         } else if wants_more {
             Some(ContinueReason::ContinuationSignal)
         } else if self.finish_last_step(&answer, iteration, now) {
@@ -245,7 +263,7 @@ impl Session {
         };
         Ok(match reason {
             None => self.finish(answer, ExitReason::FinalAnswer, now),
-            Some(reason) => self.nudge(reason, answer, timed_out || withheld, now),
+            Some(reason) => self.nudge(reason, shown, timed_out || withheld, now),
         })
     }
 

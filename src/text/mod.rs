@@ -7,6 +7,7 @@ pub mod fingerprint;
 pub mod index;
 pub mod reflection;
 pub mod visible;
+pub mod written_call;
 
 use std::slice::SliceIndex;
 

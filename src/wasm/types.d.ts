@@ -197,7 +197,7 @@ export type ContinuationProtocol = {
 };
 
 /** Why the model is asked to go on. */
-export type ContinueReason = "plan_unfinished" | "continuation_signal" | "empty_reply" | "stuck";
+export type ContinueReason = "plan_unfinished" | "continuation_signal" | "empty_reply" | "stuck" | "cut_off_tool_call" | "tool_call_as_text";
 
 /** Where the task stands, for seed 001's current-plan block. */
 export type CurrentPlan = {

@@ -216,7 +216,7 @@ test("write actions wait for approval while reads run, and the turn resumes when
 test("resolving twice, an unknown id or another turn's action is a coded error that changes nothing", () => {
   const session = new Session(gated);
   session.beginTurn({ message: "Deploy", nowMs: 0 });
-  const { proposals } = session.handleModelResponse({ toolCalls: [{ id: "a", name: "deploy", args: {} }, { id: "b", name: "deploy", args: {} }] }, 1);
+  const { proposals } = session.handleModelResponse({ toolCalls: [{ id: "a", name: "deploy", args: { env: "staging" } }, { id: "b", name: "deploy", args: { env: "prod" } }] }, 1);
   const [a, b] = proposals.map((p) => p.actionId);
   session.approve(a, undefined, 2);
   assert.throws(() => session.approve(a, {}, 3), (e) => e.name === "PlanloopError" && e.code === "action_already_resolved" && e.data.argument === "actionId" && e.data.detail === a);
