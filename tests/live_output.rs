@@ -148,6 +148,23 @@ fn a_planner_call_sent_twice_word_for_word_is_taken_once() {
 }
 
 #[test]
+fn recorded_repeated_writes_ask_once_for_each_distinct_write() {
+    for reply in replies("repeated-writes.json") {
+        let calls = calls_of(&reply);
+        let mut distinct: Vec<String> = calls.iter().map(|c| format!("{:?}", c.args)).collect();
+        distinct.sort();
+        distinct.dedup();
+        assert!(distinct.len() < calls.len(), "{reply}");
+        let mut d = Drive::new(SessionConfig::default());
+        d.begin("Write the text hello to the note hello.md.");
+        let decision = d.respond("", calls.clone());
+        let Decision::AwaitApproval { proposals, replies, .. } = &decision else { panic!("{decision:?}") };
+        assert_eq!(proposals.len(), distinct.len(), "{reply}");
+        assert_eq!(proposals.len() + replies.len(), calls.len());
+    }
+}
+
+#[test]
 fn a_write_sent_twice_word_for_word_is_proposed_once_and_runs_once() {
     let mut d = Drive::new(SessionConfig::default());
     d.begin("Write hello to hello.md.");
