@@ -40,6 +40,9 @@ step "build pkg (nodejs + web)" make --no-print-directory build
 step "wasm-pack test --headless --chrome" browser_tests
 step "wasm-pack test --node" wasm-pack test --node --mode no-install
 step "node --test (JS against pkg)" node --test tests/js/
+# A real model, offline: SmolLM2-135M behind tests/live/server.mjs drives the runner and the
+# OpenAI Agents SDK middleware; only invariants are checked (one file at a time: one model each).
+step "live model smoke test (tests/live, SmolLM2-135M on the CPU)" node --test --test-concurrency=1 tests/live/
 step "tsc --noEmit --strict (every export)" tsc --noEmit -p tests/ts/tsconfig.json
 step "packaging (npm pack, then each host and bundler)" bash -c 'node tests/packaging/project.mjs && node --test --test-concurrency=1 tests/packaging/'
 
