@@ -5,7 +5,7 @@ SHELL := /bin/bash
 # npm's wasm-opt (binaryen >= 116) must come before any Debian wasm-opt 108.
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: setup build demo demo-cli test bench fuzz clean
+.PHONY: setup build demo demo-live demo-cli test bench fuzz clean
 
 setup:
 	@./scripts/setup.sh
@@ -24,6 +24,11 @@ build: setup
 # The browser demo page, served on 127.0.0.1 (the address is printed).
 demo: build
 	node scripts/serve.mjs $(or $(PORT),8080)
+
+# The demo page driven by a tiny local model (SmolLM2-135M on the CPU, through the live-model
+# test server in tests/live); the address is printed. Opt-in: not part of `make demo` or `make test`.
+demo-live: build
+	node scripts/demo-live.mjs $(or $(PORT),8080)
 
 # The terminal walkthrough.
 demo-cli: build

@@ -1,7 +1,8 @@
 // make demo: serves the browser demo page (www/demo) on 127.0.0.1 and prints its address.
-// Also imported by the end-to-end tests, which start it on a free port.
+// Also imported by the end-to-end tests, which start it on a free port, and by
+// `make demo-live`, which passes /v1 through to a local model server.
 import { readFile } from "node:fs/promises";
-import { createServer } from "node:http";
+import { createServer, request as forwardRequest } from "node:http";
 import { extname } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -20,17 +21,38 @@ function fileFor(path) {
   return null;
 }
 
-/** Starts the demo server on `port` (0: any free one); resolves to it and its address. */
-export function startDemoServer(port = 0) {
-  return startServer((path) => {
-    const file = fileFor(path);
-    return file && root + file;
-  }, port);
+/** Starts the demo server on `port` (0: any free one); resolves to it and its address. With
+ * `api` (an origin such as `http://127.0.0.1:8081`), requests under /v1/ go on to it, so the
+ * page calls a model server as its own origin (no CORS on a test server). */
+export function startDemoServer(port = 0, { api } = {}) {
+  return startServer(
+    (path) => {
+      const file = fileFor(path);
+      return file && root + file;
+    },
+    port,
+    api && ((request, response) => forward(request, response, api)),
+  );
 }
 
-/** A static server on 127.0.0.1: `fileFor(path)` names the file for a URL path, or null. */
-export async function startServer(fileFor, port = 0) {
+/** Passes `request` on to `origin` and its answer back. */
+function forward(request, response, origin) {
+  const onward = forwardRequest(new URL(request.url, origin), { method: request.method, headers: { "content-type": request.headers["content-type"] ?? "application/json" } }, (answer) => {
+    response.writeHead(answer.statusCode ?? 502, { "content-type": answer.headers["content-type"] ?? "application/json" });
+    answer.pipe(response);
+  });
+  onward.on("error", (error) => {
+    if (!response.headersSent) response.writeHead(502, { "content-type": "application/json" });
+    response.end(JSON.stringify({ error: { message: `the model server did not answer: ${error.message}` } }));
+  });
+  request.pipe(onward);
+}
+
+/** A static server on 127.0.0.1: `fileFor(path)` names the file for a URL path, or null;
+ * `api(request, response)`, when given, answers every request under /v1/. */
+export async function startServer(fileFor, port = 0, api = null) {
   const server = createServer(async (request, response) => {
+    if (api && request.url.startsWith("/v1/")) return api(request, response);
     const file = fileFor(new URL(request.url, "http://localhost").pathname);
     try {
       if (!file) throw new Error("not found");

@@ -1,11 +1,12 @@
-// The browser demo: a scripted (or real, OpenAI-compatible) model driven by the reference
-// chain runner, with planloop deciding each step. Everything shown comes from the session:
+// The browser demo: a scripted (or real, OpenAI-compatible, or with `?live` a tiny local)
+// model driven by the reference chain runner, with planloop deciding each step. Everything shown comes from the session:
 // the checklist, the trail, the nudges, the approval cards, the plan review and the pause.
 import init, { Session } from "planloop/slim";
-import type { ModelResponse, Proposal, SessionConfig, SessionSnapshot } from "planloop/slim";
+import type { JsonSchema, ModelResponse, Proposal, SessionConfig, SessionSnapshot } from "planloop/slim";
 
 import { ChainRunner, type ChatMessage, type ChatModel, type ChatRequest, type HostTool, type TurnOutcome, type Verdict } from "../runner/chain.js";
-import { openAIChatModel } from "../runner/openai.js";
+import { type OpenAIOptions, openAIChatModel } from "../runner/openai.js";
+import { LIVE_LABEL, measuredFetch } from "./live.js";
 
 /** A scenario file (www/demo/scenarios/*.json). */
 interface Scenario {
@@ -16,6 +17,8 @@ interface Scenario {
   prompt: string;
   /** Canned output of each host tool. */
   tools: Record<string, string>;
+  /** The JSON Schema of a host tool's arguments (any object when not given). */
+  parameters?: Record<string, JsonSchema>;
   /** What the user says, turn by turn (offered in the composer). */
   messages: string[];
   /** The model's responses, in order, across the whole scenario. */
@@ -43,6 +46,9 @@ interface Run {
 
 const SCENARIOS = ["early-stop", "approvals", "plan-review", "limit-and-continue"];
 const ENDPOINT = "endpoint";
+/** The scenario a tiny local model plays (`make demo-live` opens the page with `?live`). */
+const LIVE = "live";
+const live = new URLSearchParams(location.search).has(LIVE);
 const RUN_KEY = "planloop-demo:run";
 const SESSION_KEY = "planloop-demo:session";
 const delay = new URLSearchParams(location.search).has("fast") ? 0 : 450;
@@ -147,9 +153,13 @@ function scriptedModel(scenario: Scenario): ChatModel {
   };
 }
 
-function endpointModel(): ChatModel {
-  const value = (id: string) => $<HTMLInputElement>(id).value.trim();
-  const model = openAIChatModel({ baseUrl: value("base-url") || "https://api.openai.com/v1", model: value("model") || "gpt-4o-mini", apiKey: value("api-key") });
+/** Your endpoint, from the form, or with `?live` the local model server behind this page. */
+function remoteModel(id: string): ChatModel {
+  const value = (field: string) => $<HTMLInputElement>(field).value.trim();
+  const options: OpenAIOptions = id === LIVE
+    ? { baseUrl: `${location.origin}/v1`, model: "local", fetch: measuredFetch((line) => { $("live-stats").textContent = line; }) }
+    : { baseUrl: value("base-url") || "https://api.openai.com/v1", model: value("model") || "gpt-4o-mini", apiKey: value("api-key") };
+  const model = openAIChatModel(options);
   return {
     async complete(request: ChatRequest): Promise<ModelResponse> {
       renderMessages();
@@ -161,7 +171,7 @@ function endpointModel(): ChatModel {
 
 function hostTools(scenario: Scenario): HostTool[] {
   return Object.entries(scenario.tools).map(([name, output]) => ({
-    definition: { name, description: `The ${name.replaceAll("_", " ")} tool of this demo.`, parameters: { type: "object" } },
+    definition: { name, description: `The ${name.replaceAll("_", " ")} tool of this demo.`, parameters: scenario.parameters?.[name] ?? { type: "object" } },
     run: () => output,
   }));
 }
@@ -299,7 +309,7 @@ async function start(): Promise<void> {
   localStorage.removeItem(SESSION_KEY);
   clear();
   run = { scenario: scenario.id, cursor: 0, turn: 0, entries: [], rendered: 0, typed: "" };
-  const model = id === ENDPOINT ? endpointModel() : scriptedModel(scenario);
+  const model = id === ENDPOINT || id === LIVE ? remoteModel(id) : scriptedModel(scenario);
   runner = makeRunner(scenario, new Session(scenario.config), model);
   if (id === ENDPOINT) {
     offerNext();
@@ -316,7 +326,7 @@ async function resume(): Promise<boolean> {
   const scenario = scenarios.get(run.scenario);
   if (!scenario) return false;
   scenarioSelect.value = scenario.id;
-  runner = makeRunner(scenario, new Session(scenario.config), scriptedModel(scenario));
+  runner = makeRunner(scenario, new Session(scenario.config), scenario.id === LIVE ? remoteModel(LIVE) : scriptedModel(scenario));
   if (!(await runner.restore((snapshot) => Session.restore(snapshot as SessionSnapshot)))) return false;
   for (const e of run.entries) show(e);
   entry("nudge", "restored", "The session was restored from localStorage after a reload.");
@@ -327,9 +337,14 @@ async function resume(): Promise<boolean> {
 
 async function main(): Promise<void> {
   await init();
-  const loaded = await Promise.all(SCENARIOS.map(async (id) => (await fetch(`/scenarios/${id}.json`)).json() as Promise<Scenario>));
+  const ids = live ? [LIVE, ...SCENARIOS] : SCENARIOS;
+  const loaded = await Promise.all(ids.map(async (id) => (await fetch(`/scenarios/${id}.json`)).json() as Promise<Scenario>));
   scenarios = new Map(loaded.map((s) => [s.id, s]));
   for (const s of loaded) scenarioSelect.append(new Option(s.title, s.id));
+  if (live) {
+    $("live-stats").hidden = false;
+    $("live-stats").textContent = `${LIVE_LABEL}: press Start; each model call's tokens per second show here.`;
+  }
   scenarioSelect.append(new Option("Your OpenAI-compatible endpoint", ENDPOINT));
   const describe = () => {
     const s = scenarios.get(scenarioSelect.value);
