@@ -8,7 +8,7 @@ import { ChainRunner } from "../../pkg/runner/chain.js";
 import { openAIChatModel } from "../../pkg/runner/openai.js";
 import { Session } from "../../pkg/planloop.mjs";
 import { assertWellFormed, checkingStore } from "../js/support/conversation.mjs";
-import { CONFIG, ENDINGS, EXIT_REASONS, MESSAGE, NOTE, PROMPT, READ, WRITE, assertRestoreDecidesAlike, report, served, startLive, steeringFetch, summary } from "./support.mjs";
+import { CONFIG, ENDINGS, EXIT_REASONS, MAX_TOKENS, MESSAGE, NOTE, PROMPT, READ, WRITE, assertRestoreDecidesAlike, report, served, startLive, steeringFetch, summary } from "./support.mjs";
 
 let live;
 before(async () => {
@@ -24,7 +24,7 @@ for (const approve of [true, false]) {
     const written = [];
     const events = [];
     const store = checkingStore();
-    const model = openAIChatModel({ baseUrl: `${live.url}/v1`, model: live.model, fetch: steeringFetch() });
+    const model = openAIChatModel({ baseUrl: `${live.url}/v1`, model: live.model, maxTokens: MAX_TOKENS, temperature: 0, timeoutMs: 60_000, fetch: steeringFetch() });
     const runner = new ChainRunner({
       session: new Session(CONFIG),
       model,

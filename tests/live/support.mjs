@@ -34,7 +34,8 @@ export async function startLive() {
   return startServer();
 }
 
-/** A fetch that steers requests as a host may: `max_tokens` on each, and (with `steer`) the
+/** A fetch that steers requests as a host may: `max_tokens` on each (unless the client set
+ * one), and (with `steer`) the
  * first request that offers `WRITE` must call it, so every run reaches an approval whatever
  * the model prefers. The rest is up to the model. */
 export function steeringFetch({ steer = true } = {}) {
@@ -42,7 +43,7 @@ export function steeringFetch({ steer = true } = {}) {
   return (url, init) => {
     if (typeof init?.body !== "string") return fetch(url, init);
     const body = JSON.parse(init.body);
-    body.max_tokens = MAX_TOKENS;
+    body.max_tokens ??= MAX_TOKENS;
     if (!steered && body.tools?.some((t) => t.function?.name === WRITE.name)) {
       body.tool_choice = { type: "function", function: { name: WRITE.name } };
       steered = true;
