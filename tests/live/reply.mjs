@@ -119,16 +119,33 @@ export function compactGrammar(gbnf) {
   return gbnf.replace(/^(comma-)?(whitespace-[\w-]+-rule) ::= .*$/gm, (_line, comma, name) => `${comma ?? ""}${name} ::= ${comma ? '"," ' : ""}[ ]?`);
 }
 
-/** The model's reply as a message: tool calls, an answer, or null when the text is not a
- * whole reply (the token cap cut it). */
+/** The model's reply as a message: tool calls, an answer (`cut` when the token cap cut
+ * it), or null when the text is not a whole reply (the cap cut a tool call). */
 export function readReply(text) {
   let reply;
   try {
     reply = JSON.parse(text);
   } catch {
-    return null;
+    return cutAnswer(text);
   }
   if (Array.isArray(reply?.tool_calls)) return { toolCalls: reply.tool_calls.map((c) => ({ name: c.name, arguments: c.arguments })) };
   if (typeof reply?.content === "string") return { content: reply.content };
   return null;
+}
+
+/** The text of an answer the token cap cut inside the grammar's `{"content": "…` wrapper:
+ * a server without the wrapper would send the text so far, so this one does too (the
+ * wrapper is this server's, not the model's). Null for anything else. */
+function cutAnswer(text) {
+  const opened = /^\s*\{\s*"content"\s*:\s*"/.exec(text);
+  if (opened === null) return null;
+  let rest = text.slice(opened[0].length);
+  // Up to the string's closing quote, if it came; else without a half-written escape.
+  const closing = /^(?:[^"\\]|\\.)*"/.exec(rest);
+  rest = closing !== null ? closing[0].slice(0, -1) : rest.replace(/\\(u[0-9a-fA-F]{0,3})?$/, "");
+  try {
+    return { content: JSON.parse(`"${rest}"`), cut: true };
+  } catch {
+    return null;
+  }
 }

@@ -164,7 +164,7 @@ export async function startServer({ modelPath = DEFAULT_MODEL, host = "127.0.0.1
       finishReason = "tool_calls";
     } else {
       message = { role: "assistant", content: reply ? reply.content : response };
-      finishReason = reply === null && metadata.stopReason === "maxTokens" ? "length" : "stop";
+      finishReason = (reply === null || reply.cut) && metadata.stopReason === "maxTokens" ? "length" : "stop";
     }
     // The first token comes with the prompt's evaluation; the speed is that of the rest.
     const predictedMs = ended - (firstToken ?? ended);

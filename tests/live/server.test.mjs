@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 
-import { replySchema, simplify } from "./reply.mjs";
+import { readReply, replySchema, simplify } from "./reply.mjs";
 import { READ, WRITE, startLive } from "./support.mjs";
 
 let live;
@@ -44,6 +44,14 @@ test("each tool choice gets the reply it allows, with ids, JSON arguments, usage
 
   const models = await (await fetch(`${live.url}/v1/models`)).json();
   assert.deepEqual(models.data.map((m) => m.id), [live.model]);
+});
+
+test("an answer the cap cuts inside the grammar's wrapper comes back as the text so far", () => {
+  assert.deepEqual(readReply(String.raw`{"content":"The note is: a\nb`), { content: "The note is: a\nb", cut: true });
+  assert.deepEqual(readReply(String.raw`{"content":"caf\u00`), { content: "caf", cut: true });
+  assert.deepEqual(readReply(String.raw`{"content":"say \"hi\"" `), { content: 'say "hi"', cut: true });
+  assert.deepEqual(readReply('{"content":"done"}'), { content: "done" });
+  assert.equal(readReply('{"tool_calls":[{"name":"read_note"'), null);
 });
 
 test("a reply the token cap cuts short comes back as text with finish_reason length", { timeout: 60_000 }, async () => {
