@@ -175,8 +175,9 @@ impl PlannerState {
         self.apply_in_full(args, now_ms)
     }
 
-    /// [`Self::apply_write_todos`] the full way, for a caller that has already run the
-    /// one-pass reader and got `Unsure` (or has not run it because the guard refuses).
+    /// [`Self::apply_write_todos`] the full way, without the one-pass reader: for a
+    /// caller that has already run it and got `Unsure`, and for a `Session` (see
+    /// [`crate::validate::write_todos::read`]).
     pub fn apply_in_full<'a, I: Input<'a>>(&mut self, args: Args<'a, I>, now_ms: f64) -> Result<PlannerAck> {
         if let Some(refusal) = self.guard.refusal() {
             return Ok(self.refused(refusal));

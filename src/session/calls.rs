@@ -320,11 +320,10 @@ impl Session {
         match builtin {
             BuiltIn::Todos(TodoDialect::WriteTodos) => {
                 let before = self.planner.todos().to_vec();
+                // The full way, in every build (see `validate::write_todos::read`).
                 let ack = match &call.args {
-                    Value::String(text) => {
-                        self.planner.apply_write_todos(Args::<&Value>::Text(text.as_bytes()), now)?
-                    }
-                    args => self.planner.apply_write_todos(Args::Value(args), now)?,
+                    Value::String(text) => self.planner.apply_in_full(Args::<&Value>::Text(text.as_bytes()), now)?,
+                    args => self.planner.apply_in_full(Args::Value(args), now)?,
                 };
                 let accepted = matches!(ack, PlannerAck::Accepted(_));
                 if accepted {

@@ -228,15 +228,12 @@ const NOTE: (usize, usize) = (0, 200);
 /// Reads `text` (JSON, or the JS layer's encoding of a JS value when `host`): the
 /// compact layout `JSON.stringify` writes the short way, anything else in full.
 ///
-/// Only the primitives' module (feature `core`) has this pass: a page validates or applies
-/// a list on every call of the model's, and it is their hot path. The session engine alone
-/// answers everything the full way, as it must for the other inputs it reads: a
-/// `write_todos` call is one of a decision's several tool calls, and the pass (22 KB of
-/// code there, 9 KB gzip) would only repeat the full path's answer faster.
+/// The primitives' hot path: a page validates or applies a list on every call of the
+/// model's. A `Session` answers `write_todos` the full way instead
+/// ([`crate::plan::planner::PlannerState::apply_in_full`]): the call is one of a
+/// decision's several, and this pass (22 KB of code in the session module, 9 KB gzip)
+/// would only repeat the full path's answer faster.
 pub fn read(text: &[u8], host: bool) -> Outcome {
-    if !cfg!(feature = "core") {
-        return Outcome::Unsure;
-    }
     if let Some(outcome) = compact::read(text) {
         return outcome;
     }
