@@ -194,3 +194,14 @@ fn a_write_sent_twice_word_for_word_is_proposed_once_and_runs_once() {
     };
     assert_eq!(proposals.len(), 2);
 }
+
+#[test]
+fn an_answer_that_shows_tool_call_syntax_is_still_the_answer() {
+    let answer = "Hermes models wrap each call in tags: <tool_call>{\"name\": \"read_note\", \"arguments\": {\"path\": \"a.md\"}}</tool_call>, and the host answers with <tool_response>.";
+    let mut d = Drive::new(config());
+    d.begin("How do Hermes models call tools?");
+    assert_eq!(
+        d.respond(answer, vec![]),
+        Decision::Finalize { answer: answer.into(), exit_reason: ExitReason::FinalAnswer }
+    );
+}

@@ -55,15 +55,24 @@ pub fn written_call(text: &str) -> Option<WrittenCall> {
     }
 }
 
-/// A call opened by `open`: whole when `close` follows it (or, without one, when the JSON
-/// after the marker parses).
+/// A call opened by `open` that ends the reply: cut when its `close` never comes (or,
+/// without one, when the JSON after the marker does not parse), whole when nothing but
+/// whitespace follows it. A reply that goes on after the call shows the syntax rather
+/// than makes a call (an answer about tool calling), and is an answer.
 fn marked(text: &str, open: &str, close: Option<&str>) -> Option<WrittenCall> {
     let after = part(text, find(text, open)? + open.len()..);
-    let whole = match close {
-        Some(close) => find(after, close).is_some(),
-        None => json::parse(after.trim().as_bytes()).is_ok(),
-    };
-    Some(if whole { WrittenCall::Whole } else { WrittenCall::Cut })
+    match close {
+        Some(close) => match find(after, close) {
+            None => Some(WrittenCall::Cut),
+            Some(at) => part(after, at + close.len()..).trim().is_empty().then_some(WrittenCall::Whole),
+        },
+        // The marker alone, in prose, is no call: its JSON must follow.
+        None if !after.trim_start().starts_with(['{', '[']) => None,
+        None => match json::parse(after.trim().as_bytes()) {
+            Ok(_) => Some(WrittenCall::Whole),
+            Err(_) => Some(WrittenCall::Cut),
+        },
+    }
 }
 
 /// The inside of a ```json (or bare ```) fence around the whole text, if there is one.
@@ -153,6 +162,10 @@ mod tests {
             "[]",
             "```json\n{\"ok\": true}\n```",
             "Use the `tool_calls` field.",
+            // Answers about tool calling that show the syntax and go on.
+            "Hermes wraps a call as <tool_call>{\"name\": \"f\"}</tool_call> and then waits for the result.",
+            "Gemma writes:\n```tool_code\nread(path=\"a.md\")\n```\nThe host runs it.",
+            "Mistral starts a call with [TOOL_CALLS], then its JSON list.",
         ] {
             assert_eq!(written_call(text), None, "{text}");
         }
