@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 
 use super::Language;
-use crate::text::{find, part, replace};
+use crate::text::{find, part, places, replace};
 
 /// The tags of the blocks planloop injects into a conversation (the test below checks
 /// that each injected template opens with one).
@@ -29,7 +29,7 @@ const ECHO_SCAN_MAX: usize = 16 * 1024;
 /// planloop's templates. Linear in `text`: each byte is looked at a fixed number of
 /// times (once per tag, marker and nudge, and, in a short reply, per template line).
 pub fn without_control_text(text: &str) -> Cow<'_, str> {
-    let text = match END_OF_TURN.iter().filter_map(|marker| find(text, marker)).min() {
+    let text = match END_OF_TURN.iter().filter_map(|marker| leaked(text, marker)).min() {
         Some(end) => part(text, ..end),
         None => text,
     };
@@ -93,6 +93,15 @@ fn template_lines() -> Vec<(&'static str, bool)> {
         }
     }
     lines
+}
+
+/// Where `marker` ends the model's turn in `text`: followed by nothing or by the next
+/// turn's opening token. (A reply that names the marker in a sentence goes on after it.)
+fn leaked(text: &str, marker: &str) -> Option<usize> {
+    places(text, marker).find(|&at| {
+        let after = part(text, at + marker.len()..).trim_start();
+        after.is_empty() || after.starts_with("<|") || after.starts_with("<start_of_turn>")
+    })
 }
 
 fn without_blocks(text: &str) -> Cow<'_, str> {
@@ -199,6 +208,13 @@ mod tests {
         }
         // What the model wrote before a leaked end of turn is its reply.
         assert_eq!(without_control_text("42.<|im_end|>\n<|im_start|>user\nthanks"), "42.");
+        assert_eq!(without_control_text("42.<end_of_turn>"), "42.");
+        let about = "ChatML ends each turn with <|im_end|>, and Llama 3 with <|eot_id|>.";
+        assert_eq!(without_control_text(about), about);
+        assert_eq!(
+            without_control_text(&format!("{about} Done.<|im_end|>\n<|im_start|>user")),
+            format!("{about} Done.")
+        );
     }
 
     #[test]
