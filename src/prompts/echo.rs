@@ -29,6 +29,9 @@ const ECHO_SCAN_MAX: usize = 16 * 1024;
 /// planloop's templates. Linear in `text`: each byte is looked at a fixed number of
 /// times (once per tag, marker and nudge, and, in a short reply, per template line).
 pub fn without_control_text(text: &str) -> Cow<'_, str> {
+    if text.is_empty() {
+        return Cow::Borrowed(text);
+    }
     let text = match END_OF_TURN.iter().filter_map(|marker| leaked(text, marker)).min() {
         Some(end) => part(text, ..end),
         None => text,
