@@ -7,6 +7,7 @@
 mod support;
 
 use planloop::error::ErrorCode;
+use planloop::json::decimals::Decimals;
 use planloop::json::value::Value;
 use planloop::session::approval::{
     ApproveOptions, ProposalStatus, RejectOptions, Scope, ToolClass, ToolPolicy, ToolRule,
@@ -504,7 +505,7 @@ fn action_ids_stay_unique_past_the_proposals_kept_and_no_pending_one_is_forgotte
         }
         let Some(Decision::RunTools { calls, .. }) = resumed else { panic!("the turn resumes after the last one") };
         assert_eq!(calls.len(), 256, "every approved call runs");
-        let text = d.session.snapshot().unwrap().to_json().unwrap();
+        let text = d.session.snapshot().unwrap().to_json(Decimals::RUST).unwrap();
         Session::restore_json(&text).expect("a snapshot past 256 proposals restores");
         d.results(calls.iter().map(|c| ok(&c.id, "archived")).collect());
         answered += calls.len();

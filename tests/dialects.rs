@@ -5,6 +5,7 @@
 mod support;
 
 use planloop::error::ErrorCode;
+use planloop::json::decimals::Decimals;
 use planloop::json::value::Value;
 use planloop::plan::todos::TodoStatus;
 use planloop::session::approval::ToolPolicy;
@@ -212,7 +213,7 @@ fn in_observe_mode_the_hosts_own_todo_tool_answers_and_planloop_follows_its_list
     assert_eq!((calls.len(), replies.len()), (1, 0));
     assert!(d.session.todos().is_empty(), "followed once its result says it worked");
     // Cut here: a session restored with the call in flight still follows it.
-    let snapshot = d.session.snapshot().unwrap().to_json().unwrap();
+    let snapshot = d.session.snapshot().unwrap().to_json(Decimals::RUST).unwrap();
     d.session = planloop::session::Session::restore_json(&snapshot).unwrap();
     d.results(vec![ok("t1", "Todos have been modified successfully.")]);
     assert_eq!(d.session.todos().len(), 12);
@@ -421,7 +422,7 @@ fn every_task_id_a_session_announces_names_the_task_it_created() {
                 }
             }
         }
-        let text = d.session.snapshot().unwrap().to_json().unwrap();
+        let text = d.session.snapshot().unwrap().to_json(Decimals::RUST).unwrap();
         planloop::session::Session::restore_json(&text).expect("what a session holds, it restores");
     }
 }
@@ -521,7 +522,9 @@ fn a_claude_code_list_of_twenty_is_followed_and_its_unfinished_end_is_not_a_fina
     let last = d.respond("All 20 steps are done.", vec![]);
     assert!(matches!(last, Decision::Finalize { .. }), "{last:?}");
     // The list survives a snapshot.
-    let restored = planloop::session::Session::restore_json(&d.session.snapshot().unwrap().to_json().unwrap()).unwrap();
+    let restored =
+        planloop::session::Session::restore_json(&d.session.snapshot().unwrap().to_json(Decimals::RUST).unwrap())
+            .unwrap();
     assert_eq!(restored.todos().len(), 20);
 }
 

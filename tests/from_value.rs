@@ -12,6 +12,7 @@ use schemars::generate::SchemaSettings;
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use planloop::json::decimals::Decimals;
 use planloop::json::from_value::{from_value, FromValue};
 use planloop::json::value::Value;
 use planloop::json::{parse, write};
@@ -63,15 +64,17 @@ fn instance(schema: &Schema, k: usize, full: bool) -> Value<'static> {
         Schema::Nullable(_) if k % 3 == 1 => Value::Null,
         Schema::Nullable(inner) => instance(inner, k, full),
         Schema::AnyOf(options) => instance(&options[k % options.len()], k / options.len(), full),
-        Schema::Any => parse(br#"{"command":"ls","list":[1,2.5,"x",null,true,{"nested":{}}]}"#).unwrap().into_shallow(),
+        Schema::Any => parse(br#"{"command":"ls","list":[1,2.5,"x",null,true,{"nested":{}}]}"#, Decimals::RUST)
+            .unwrap()
+            .into_shallow(),
     }
 }
 
 /// `document` as `schema`'s validation leaves it.
 fn validated(schema: &Schema, document: &Value<'_>) -> Value<'static> {
-    match validate(schema, document) {
+    match validate(schema, document, Decimals::RUST) {
         Ok(Ok(valid)) => valid.into_owned(),
-        other => panic!("the test's own input is invalid: {other:?}\n{}", write::stringify(document)),
+        other => panic!("the test's own input is invalid: {other:?}\n{}", write::stringify(document, Decimals::RUST)),
     }
 }
 
@@ -81,7 +84,11 @@ fn reads<T: FromValue>(name: &str, schema: &Schema) {
         for full in [true, false] {
             let document = instance(schema, k, full);
             if let Err(error) = from_value::<T>(validated(schema, &document)) {
-                panic!("{name} (choice {k}, full {full}): {}\n{}", error.message, write::stringify(&document));
+                panic!(
+                    "{name} (choice {k}, full {full}): {}\n{}",
+                    error.message,
+                    write::stringify(&document, Decimals::RUST)
+                );
             }
         }
     }
@@ -129,8 +136,8 @@ fn sorted(value: Value<'static>) -> Value<'static> {
 /// into a value that writes that same document.
 fn round_trips<T: FromValue + Serialize + PartialEq + Debug>(name: &str, schema: &Schema) {
     let write_read = |value: &T| {
-        let text = write::to_string(value);
-        let valid = validated(schema, &parse(text.as_bytes()).unwrap());
+        let text = write::to_string(value, Decimals::RUST);
+        let valid = validated(schema, &parse(text.as_bytes(), Decimals::RUST).unwrap());
         (from_value::<T>(valid.clone()).unwrap(), sorted(valid))
     };
     for k in 0..CHOICES {
@@ -158,7 +165,7 @@ fn what_a_type_writes_it_reads_back_the_same() {
 }
 
 fn read<T: FromValue>(json: &str) -> T {
-    from_value(parse(json.as_bytes()).unwrap().into_shallow()).unwrap()
+    from_value(parse(json.as_bytes(), Decimals::RUST).unwrap().into_shallow()).unwrap()
 }
 
 /// An empty options object reads as `Default::default()`, and as the defaults the JSON

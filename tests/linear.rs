@@ -20,6 +20,7 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use planloop::json::decimals::Decimals;
 use planloop::json::value::Value;
 use planloop::plan::dialects::{self, DialectArgs, DroidTodoWriteArgs, DroidTodos};
 use planloop::plan::dialects::{TaskProgressArgs, UpdateTodoListArgs};
@@ -129,7 +130,7 @@ fn paused() -> Session {
 }
 
 fn dialect(args: DialectArgs) {
-    black_box(dialects::request(args, &[]).ok());
+    black_box(dialects::request(args, &[], Decimals::RUST).ok());
 }
 
 fn workload(name: String, n: usize, run: impl Fn(usize) + Sync + 'static) -> Workload {

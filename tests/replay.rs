@@ -12,6 +12,7 @@ mod support;
 use std::fmt::Write;
 use std::path::Path;
 
+use planloop::json::decimals::Decimals;
 use planloop::json::value::Value;
 use planloop::plan::todos::TodoStatus;
 use planloop::session::approval::{ToolClass, ToolPolicy};
@@ -39,7 +40,7 @@ struct Replay {
 
 fn to_value(json: &Json) -> Value<'static> {
     let text = json.to_string();
-    planloop::json::parse(text.as_bytes()).unwrap().into_shallow().into_owned()
+    planloop::json::parse(text.as_bytes(), Decimals::RUST).unwrap().into_shallow().into_owned()
 }
 
 /// Limits out of the way, to follow each trajectory to its end.

@@ -4,6 +4,7 @@
 mod support;
 
 use planloop::error::ErrorCode;
+use planloop::json::decimals::Decimals;
 use planloop::json::value::Value;
 use planloop::session::approval::{
     ApproveOptions, ProposalStatus, RejectOptions, Scope, ToolClass, ToolPolicy, MAX_GRANTS,
@@ -15,7 +16,7 @@ use support::{args, call, document, ok, plan, resealed, set, todos, Rng};
 
 /// The session written to JSON text and read back.
 fn roundtrip(session: &Session) -> Session {
-    let text = session.snapshot().expect("snapshot").to_json().expect("JSON");
+    let text = session.snapshot().expect("snapshot").to_json(Decimals::RUST).expect("JSON");
     Session::restore_json(&text).unwrap_or_else(|e| panic!("restore: {e:?}\n{text}"))
 }
 
@@ -392,7 +393,7 @@ fn snapshots_of_other_versions_or_changed_after_writing_are_refused() {
     let mut edited = value.clone();
     set(&mut edited, &["plan", "goal"], Value::String("Delete everything".into()));
     assert!(refusal(&edited).message.contains("checksum does not match"));
-    let text = busy_session().snapshot().unwrap().to_json().unwrap();
+    let text = busy_session().snapshot().unwrap().to_json(Decimals::RUST).unwrap();
     let cut = Session::restore_json(&text[..text.len() / 2]).unwrap_err();
     assert_eq!(cut.code, ErrorCode::InvalidSnapshot);
     assert!(cut.message.contains("not JSON"), "{}", cut.message);
@@ -519,11 +520,12 @@ fn a_stored_snapshot_restores_and_is_written_again_with_the_same_content_and_che
     // The checksum is a contract with every snapshot already stored: summed the same way.
     let session = Session::restore_json(STORED_1_1).expect("a stored snapshot restores");
     let written = session.snapshot_json().unwrap();
-    let parsed = |text: &str| planloop::json::parse(text.as_bytes()).unwrap().into_shallow().into_owned();
+    let parsed =
+        |text: &str| planloop::json::parse(text.as_bytes(), Decimals::RUST).unwrap().into_shallow().into_owned();
     assert_eq!(parsed(&written), parsed(STORED_1_1));
     assert!(written.contains(r#""checksum":"83db8f5e5360a720""#), "{written}");
     // The text is the snapshot document, checksum and all, as serializing it writes it.
-    assert_eq!(written, session.snapshot().unwrap().to_json().unwrap());
+    assert_eq!(written, session.snapshot().unwrap().to_json(Decimals::RUST).unwrap());
     // Any change to what it sums is caught.
     let changed = STORED_1_1.replace("\"turns\":1", "\"turns\":2");
     assert_eq!(Session::restore_json(&changed).err().map(|e| e.code), Some(ErrorCode::InvalidSnapshot));

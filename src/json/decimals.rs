@@ -1,11 +1,12 @@
-//! Decimal text to a number, and a number to its shortest digits: Rust's own by
-//! default, and in the wasm modules the host's, which the binding installs on the first call
-//! into a module (`wasm::decimals`). The host reads as `JSON.parse` rounds and gives the digits
-//! serde_json gives, and Rust's float tables (10 KB of powers of five, serde_json's
-//! formatter) stay out of the modules: their numbers are nearly all small integers,
-//! read and written without either (`number::small_integer`, `write::write_number`).
+//! Decimal text to a number, and a number to its shortest digits, as whoever reads or
+//! writes JSON passes them in: Rust's own ([`Decimals::RUST`]) natively, the host's in the
+//! wasm modules (`wasm::decimals::HOST`). The host reads as `JSON.parse` rounds and gives
+//! the digits serde_json gives, and Rust's float tables (10 KB of powers of five,
+//! serde_json's formatter) stay out of the modules: nothing the modules export reaches
+//! [`Decimals::RUST`], and their numbers are nearly all small integers, read and written
+//! without either (`number::small_integer`, `write::write_number`).
 
-use std::sync::OnceLock;
+use std::fmt;
 
 /// How decimal numbers are read and written.
 #[derive(Clone, Copy)]
@@ -17,38 +18,32 @@ pub struct Decimals {
     pub shortest: fn(f64) -> String,
 }
 
-static INSTALLED: OnceLock<Decimals> = OnceLock::new();
+impl Decimals {
+    /// Rust's parser; serde_json's digits.
+    pub const RUST: Decimals = Decimals {
+        read: |literal| literal.parse().unwrap_or(f64::NAN),
+        shortest: |n| serde_json::to_string(&n).unwrap_or_default(),
+    };
 
-/// Uses `decimals` from now on (the first installed stays).
-pub fn install(decimals: Decimals) {
-    let _ = INSTALLED.set(decimals);
+    pub(crate) fn read(self, literal: &str) -> f64 {
+        (self.read)(literal)
+    }
+
+    pub(crate) fn shortest(self, n: f64) -> String {
+        (self.shortest)(n)
+    }
 }
 
-pub(crate) fn read(literal: &str) -> f64 {
-    (decimals().read)(literal)
+/// Any two are equal: each gives the same numbers (correctly rounded, the shortest
+/// digits), so what holds one (a session) compares by its state alone.
+impl PartialEq for Decimals {
+    fn eq(&self, _: &Decimals) -> bool {
+        true
+    }
 }
 
-pub(crate) fn shortest(n: f64) -> String {
-    (decimals().shortest)(n)
-}
-
-fn decimals() -> Decimals {
-    INSTALLED.get().copied().unwrap_or(OWN)
-}
-
-/// Rust's parser; serde_json's digits.
-#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
-const OWN: Decimals = Decimals {
-    read: |literal| literal.parse().unwrap_or(f64::NAN),
-    shortest: |n| serde_json::to_string(&n).unwrap_or_default(),
-};
-
-/// In a wasm module the binding has installed the host's before any work (the tables
-/// these would need are what the modules leave out).
-#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
-const OWN: Decimals = Decimals { read: |_| uninstalled(), shortest: |_| uninstalled() };
-
-#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
-fn uninstalled() -> ! {
-    panic!("planloop's wasm binding installs the host's decimals before any work")
+impl fmt::Debug for Decimals {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Decimals")
+    }
 }

@@ -1,18 +1,18 @@
 //! Floats out, as serde_json writes an `f64`: the shortest digits that read back to the
 //! same number, laid out as `1.5`, `100.0`, `0.00001`, `1e-6` or `1.5e+16`.
 //!
-//! The digits come from `decimals::shortest`: in the wasm modules the host's (JS
+//! The digits come from the [`Decimals`] passed in: in the wasm modules the host's (JS
 //! `String(n)` gives the very digits serde_json's formatter does), elsewhere
 //! serde_json's own. Only the layout is planloop's; serde_json's formatter and its
 //! tables were 9 KB of the primitives' module's gzip.
 
 use std::io;
 
-use crate::json::decimals;
+use crate::json::decimals::Decimals;
 
 /// Writes `n` as serde_json writes an `f64` (`null` when it is not finite, as serde_json
-/// does too).
-pub fn write_float(out: &mut Vec<u8>, n: f64) {
+/// does too), its digits from `decimals`.
+pub fn write_float(out: &mut Vec<u8>, n: f64, decimals: Decimals) {
     if !n.is_finite() {
         out.extend_from_slice(b"null");
         return;
@@ -24,7 +24,7 @@ pub fn write_float(out: &mut Vec<u8>, n: f64) {
         out.extend_from_slice(b"0.0");
         return;
     }
-    let text = decimals::shortest(n.abs());
+    let text = decimals.shortest(n.abs());
     let (digits, exponent) = scientific(text.as_bytes());
     lay_out(out, &digits, exponent);
 }
@@ -96,14 +96,14 @@ fn lay_out(out: &mut Vec<u8>, digits: &[u8], exponent: i32) {
     crate::text::push_decimal(out, u64::from(exponent.unsigned_abs()));
 }
 
-/// serde_json's compact formatter, floats written by [`write_float`] (so that its own
-/// float formatter is not in the modules).
-pub struct Compact;
+/// serde_json's compact formatter, floats written by [`write_float`] with these
+/// decimals (so that its own float formatter is not in the modules).
+pub struct Compact(pub Decimals);
 
 impl serde_json::ser::Formatter for Compact {
     fn write_f64<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f64) -> io::Result<()> {
         let mut text = Vec::with_capacity(24);
-        write_float(&mut text, value);
+        write_float(&mut text, value, self.0);
         writer.write_all(&text)
     }
 
@@ -118,7 +118,7 @@ mod tests {
 
     fn written(n: f64) -> String {
         let mut out = Vec::new();
-        write_float(&mut out, n);
+        write_float(&mut out, n, Decimals::RUST);
         String::from_utf8(out).unwrap()
     }
 

@@ -5,6 +5,7 @@
 use std::borrow::Cow;
 
 use super::{Document, JsonError, Parser};
+use crate::json::decimals::Decimals;
 use crate::json::value::{Host, Value};
 
 /// Parses what the JS layer writes of JS values (`src/wasm/js/encode.ts`): JSON, plus
@@ -14,9 +15,10 @@ use crate::json::value::{Host, Value};
 /// off (too deep, or a cycle), `<a N>` an array of length N too long to list, `<m>` an
 /// object with too many keys (or a value past the number of values read), and
 /// `<o "Type",P>{…}` an object zod names `Type` whose `isPlainObject` is P (0 or 1);
-/// inside an object, `^"key":` marks an inherited enumerable property.
-pub fn parse_host(text: &[u8]) -> Result<Document<'_>, JsonError> {
-    Parser { host: true, ..Parser::new(text) }.document()
+/// inside an object, `^"key":` marks an inherited enumerable property. Decimal numbers
+/// are read with `decimals`.
+pub fn parse_host(text: &[u8], decimals: Decimals) -> Result<Document<'_>, JsonError> {
+    Parser::new(text).reading_host(true).document(decimals)
 }
 
 /// What a tag stands for: a value, or the start of a tagged object.
@@ -33,16 +35,16 @@ impl<'a> Parser<'a> {
     }
 
     /// A tag after its `<` (see [`parse_host`]).
-    pub(crate) fn tag(&mut self) -> Result<Tagged<'a>, JsonError> {
+    pub(crate) fn tag(&mut self, decimals: Decimals) -> Result<Tagged<'a>, JsonError> {
         self.pos += 1;
         let kind = self.peek();
         self.pos += 1;
         let tagged = match kind {
-            Some(b'f') => Tagged::Value(Value::Host(Box::new(Host::Function(self.tag_number()?)))),
+            Some(b'f') => Tagged::Value(Value::Host(Box::new(Host::Function(self.tag_number(decimals)?)))),
             Some(b's') => Tagged::Value(Value::Host(Box::new(Host::Symbol))),
-            Some(b'b') => Tagged::Value(Value::Host(Box::new(Host::BigInt(self.tag_number()?)))),
+            Some(b'b') => Tagged::Value(Value::Host(Box::new(Host::BigInt(self.tag_number(decimals)?)))),
             Some(b'c') => Tagged::Value(Value::Host(Box::new(Host::Cut))),
-            Some(b'a') => Tagged::Value(Value::Host(Box::new(Host::LongArray(self.tag_number()?)))),
+            Some(b'a') => Tagged::Value(Value::Host(Box::new(Host::LongArray(self.tag_number(decimals)?)))),
             Some(b'm') => Tagged::Value(Value::Host(Box::new(Host::Many))),
             Some(b'x') => {
                 self.expect(b'"', "a string in a thrown tag")?;
@@ -68,11 +70,11 @@ impl<'a> Parser<'a> {
     }
 
     /// A number inside a tag (`Infinity` and `NaN` included).
-    fn tag_number(&mut self) -> Result<f64, JsonError> {
+    fn tag_number(&mut self, decimals: Decimals) -> Result<f64, JsonError> {
         match self.peek() {
             Some(b'N') => self.literal("NaN").map(|_| f64::NAN),
             Some(b'I') => self.literal("Infinity").map(|_| f64::INFINITY),
-            _ => self.number(),
+            _ => self.number(decimals),
         }
     }
 }

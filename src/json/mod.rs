@@ -28,6 +28,7 @@ pub use string::{escaped_text_to_wtf8, write_string};
 use std::borrow::Cow;
 
 use crate::error::issue::Issue;
+use crate::json::decimals::Decimals;
 use crate::json::value::{dismantle, Document, Host, Members, Value};
 
 /// Why a text is not JSON, and where (in UTF-16 code units, as JS counts).
@@ -44,9 +45,9 @@ impl JsonError {
     }
 }
 
-/// Parses a complete JSON text.
-pub fn parse(text: &[u8]) -> Result<Document<'_>, JsonError> {
-    Parser::new(text).document()
+/// Parses a complete JSON text, reading decimal numbers with `decimals`.
+pub fn parse(text: &[u8], decimals: Decimals) -> Result<Document<'_>, JsonError> {
+    Parser::new(text).document(decimals)
 }
 
 // What the parser expected where it stopped: [`Parser::document`] and
@@ -105,6 +106,8 @@ impl Drop for OpenStack<'_> {
 }
 
 /// A cursor over JSON text, shared by the tree parser here and the one-pass validator.
+/// What reads values (or reads past them) takes the decimals their numbers are read
+/// with; what reads strings alone needs none.
 pub(crate) struct Parser<'a> {
     text: &'a [u8],
     /// The same text when it is UTF-8 (not WTF-8): strings are then sliced out of it
@@ -155,8 +158,8 @@ impl<'a> Parser<'a> {
     }
 
     /// A complete JSON text: one value, then nothing but whitespace.
-    fn document(&mut self) -> Result<Document<'a>, JsonError> {
-        let document = Document::new(self.value()?);
+    fn document(&mut self, decimals: Decimals) -> Result<Document<'a>, JsonError> {
+        let document = Document::new(self.value(decimals)?);
         self.skip_whitespace();
         if self.pos < self.text.len() {
             return Err(self.unexpected(AFTER_DOCUMENT));
@@ -165,7 +168,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The value here, built; the parser stops right after it.
-    pub(crate) fn value(&mut self) -> Result<Value<'a>, JsonError> {
+    pub(crate) fn value(&mut self, decimals: Decimals) -> Result<Value<'a>, JsonError> {
         let mut stack = OpenStack(Vec::new());
         let open = &mut stack.0;
         'value: loop {
@@ -191,7 +194,7 @@ impl<'a> Parser<'a> {
                         None => Value::Object(Vec::new()),
                     }
                 }
-                Some(b'<') if self.host => match self.tag()? {
+                Some(b'<') if self.host => match self.tag(decimals)? {
                     Tagged::Value(value) => value,
                     Tagged::Object(type_name, plain) => {
                         self.expect(b'{', "'{' after an object tag")?;
@@ -216,7 +219,7 @@ impl<'a> Parser<'a> {
                     self.pos += 1;
                     self.string_value()?
                 }
-                _ => self.scalar()?,
+                _ => self.scalar(decimals)?,
             };
             loop {
                 match open.last_mut() {
@@ -266,7 +269,7 @@ impl<'a> Parser<'a> {
 
     /// The scalar here: a literal, a number, or (reading host values) `undefined`, `NaN`,
     /// `Infinity` or `-Infinity`. Anything else is not a JSON value.
-    pub(crate) fn scalar(&mut self) -> Result<Value<'static>, JsonError> {
+    pub(crate) fn scalar(&mut self, decimals: Decimals) -> Result<Value<'static>, JsonError> {
         let (word, value) = match (self.peek(), self.text.get(self.pos + 1)) {
             (Some(b'u'), _) if self.host => ("undefined", Value::Undefined),
             (Some(b'N'), _) if self.host => ("NaN", Value::Number(f64::NAN)),
@@ -278,7 +281,7 @@ impl<'a> Parser<'a> {
             (Some(b't'), _) => ("true", Value::Bool(true)),
             (Some(b'f'), _) => ("false", Value::Bool(false)),
             (Some(b'n'), _) => ("null", Value::Null),
-            (Some(b'-' | b'0'..=b'9'), _) => return self.number().map(Value::Number),
+            (Some(b'-' | b'0'..=b'9'), _) => return self.number(decimals).map(Value::Number),
             _ => return Err(self.unexpected("a JSON value")),
         };
         self.literal(word).map(|()| value)
@@ -317,7 +320,7 @@ impl<'a> Parser<'a> {
         })
     }
 
-    pub(crate) fn number(&mut self) -> Result<f64, JsonError> {
+    pub(crate) fn number(&mut self, decimals: Decimals) -> Result<f64, JsonError> {
         let start = self.pos;
         self.eat(b'-');
         if !self.eat(b'0') && self.digits() == 0 {
@@ -339,7 +342,7 @@ impl<'a> Parser<'a> {
             return Ok(n);
         }
         // The literal is ASCII: the grammar above let nothing else through.
-        Ok(std::str::from_utf8(literal).map_or(f64::NAN, decimals::read))
+        Ok(std::str::from_utf8(literal).map_or(f64::NAN, |literal| decimals.read(literal)))
     }
 
     fn digits(&mut self) -> usize {
@@ -432,11 +435,11 @@ mod tests {
     use super::*;
 
     fn ok(text: &str) -> Value<'_> {
-        parse(text.as_bytes()).unwrap_or_else(|e| panic!("{text}: {}", e.message)).into_shallow()
+        parse(text.as_bytes(), Decimals::RUST).unwrap_or_else(|e| panic!("{text}: {}", e.message)).into_shallow()
     }
 
     fn err(text: &str) -> JsonError {
-        parse(text.as_bytes()).expect_err(text)
+        parse(text.as_bytes(), Decimals::RUST).expect_err(text)
     }
 
     #[test]
@@ -495,7 +498,7 @@ mod tests {
             "\u{a0}1",
             "//c\n1",
         ] {
-            assert!(parse(bad.as_bytes()).is_err(), "accepted {bad:?}");
+            assert!(parse(bad.as_bytes(), Decimals::RUST).is_err(), "accepted {bad:?}");
         }
     }
 
@@ -510,7 +513,7 @@ mod tests {
     #[test]
     fn nesting_depth_is_unlimited_and_costs_no_stack() {
         let deep = "[".repeat(100_000) + &"]".repeat(100_000);
-        assert!(matches!(*parse(deep.as_bytes()).unwrap(), Value::Array(_)));
+        assert!(matches!(*parse(deep.as_bytes(), Decimals::RUST).unwrap(), Value::Array(_)));
         let deep_error = "[".repeat(50_000) + "1" + &"]".repeat(49_999);
         assert!(err(&deep_error).message.starts_with("Unexpected end of JSON input"));
         let unclosed = "{\"a\":".repeat(50_000);

@@ -4,12 +4,12 @@
 //! string or an array, so `{"todos": {"length": "9"}}` is "too big" to zod. To answer as
 //! zod does on such input, planloop needs the number JS would compare.
 
-use crate::json::decimals;
+use crate::json::decimals::Decimals;
 use crate::json::value::{Host, Value};
 use crate::text::part;
 
-/// `Number(value)` as JS computes it.
-pub fn to_number(value: &Value<'_>) -> f64 {
+/// `Number(value)` as JS computes it, decimal strings read with `decimals`.
+pub fn to_number(value: &Value<'_>, decimals: Decimals) -> f64 {
     let mut current = value;
     loop {
         return match current {
@@ -17,7 +17,7 @@ pub fn to_number(value: &Value<'_>) -> f64 {
             Value::Null => 0.0,
             Value::Bool(b) => f64::from(u8::from(*b)),
             Value::Number(n) => *n,
-            Value::String(s) => string_to_number(s),
+            Value::String(s) => string_to_number(s, decimals),
             Value::IllFormedString(_) => f64::NAN,
             Value::Object(_) => f64::NAN, // "[object Object]"
             Value::Host(host) => match host.as_ref() {
@@ -36,7 +36,7 @@ pub fn to_number(value: &Value<'_>) -> f64 {
                     // String(n) parses back to n, except that -0 prints as "0".
                     Value::Number(n) if *n == 0.0 => 0.0,
                     Value::Bool(_) => f64::NAN,
-                    other => to_number(other),
+                    other => to_number(other, decimals),
                 },
                 _ => f64::NAN,
             },
@@ -45,7 +45,7 @@ pub fn to_number(value: &Value<'_>) -> f64 {
 }
 
 /// JS `StringToNumber`: trimmed decimal, `0x`/`0o`/`0b` integers, `Infinity`, or NaN.
-pub fn string_to_number(s: &str) -> f64 {
+pub fn string_to_number(s: &str, decimals: Decimals) -> f64 {
     let t = s.trim_matches(is_js_whitespace);
     if t.is_empty() {
         return 0.0;
@@ -60,7 +60,7 @@ pub fn string_to_number(s: &str) -> f64 {
         return if t.starts_with('-') { f64::NEG_INFINITY } else { f64::INFINITY };
     }
     if is_decimal_literal(unsigned) {
-        decimals::read(t)
+        decimals.read(t)
     } else {
         f64::NAN
     }
@@ -181,23 +181,24 @@ mod tests {
             ("\u{feff}7\u{3000}", 7.0),
         ];
         for (s, n) in cases {
-            assert_eq!(string_to_number(s), n, "{s:?}");
+            assert_eq!(string_to_number(s, Decimals::RUST), n, "{s:?}");
         }
         for s in ["abc", "1_000", "inf", "NaN", "-0x1", "1e", "e5", ".", "1..2", "\u{85}1", "Infinityx"] {
-            assert!(string_to_number(s).is_nan(), "{s:?}");
+            assert!(string_to_number(s, Decimals::RUST).is_nan(), "{s:?}");
         }
     }
 
     #[test]
     fn containers_convert_through_their_string_form() {
         let arr = |items: Vec<Value<'static>>| Value::Array(items);
-        assert_eq!(to_number(&arr(vec![])), 0.0);
-        assert_eq!(to_number(&arr(vec![Value::Null])), 0.0);
-        assert_eq!(to_number(&arr(vec![arr(vec![Value::String(" 5 ".into())])])), 5.0);
-        assert_eq!(to_number(&arr(vec![Value::Number(-0.0)])).to_bits(), 0.0f64.to_bits());
-        assert!(to_number(&arr(vec![Value::Number(1.0), Value::Number(2.0)])).is_nan());
-        assert!(to_number(&arr(vec![Value::Bool(true)])).is_nan());
-        assert!(to_number(&Value::Object(vec![])).is_nan());
-        assert_eq!(to_number(&Value::Bool(true)), 1.0);
+        let number = |value: &Value<'_>| to_number(value, Decimals::RUST);
+        assert_eq!(number(&arr(vec![])), 0.0);
+        assert_eq!(number(&arr(vec![Value::Null])), 0.0);
+        assert_eq!(number(&arr(vec![arr(vec![Value::String(" 5 ".into())])])), 5.0);
+        assert_eq!(number(&arr(vec![Value::Number(-0.0)])).to_bits(), 0.0f64.to_bits());
+        assert!(number(&arr(vec![Value::Number(1.0), Value::Number(2.0)])).is_nan());
+        assert!(number(&arr(vec![Value::Bool(true)])).is_nan());
+        assert!(number(&Value::Object(vec![])).is_nan());
+        assert_eq!(number(&Value::Bool(true)), 1.0);
     }
 }

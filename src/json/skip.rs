@@ -3,12 +3,14 @@
 //! what [`Parser::document`] refuses, with the same error (the tests hold them equal).
 
 use super::{JsonError, Parser, Tagged, AFTER_DOCUMENT, AFTER_ITEM, AFTER_MEMBER};
+use crate::json::decimals::Decimals;
 
 /// What [`parse`](super::parse) would refuse `text` for, found without building anything: `None` for
-/// JSON. The one-pass `write_todos` reader answers text that is not JSON with it.
-pub fn syntax_error(text: &[u8]) -> Option<JsonError> {
+/// JSON. The one-pass `write_todos` reader answers text that is not JSON with it. (Its
+/// numbers are read as `parse` reads them, with `decimals`.)
+pub fn syntax_error(text: &[u8], decimals: Decimals) -> Option<JsonError> {
     let mut parser = Parser::new(text);
-    let read = parser.skip_value().and_then(|()| {
+    let read = parser.skip_value(decimals).and_then(|()| {
         parser.skip_whitespace();
         match parser.at_end() {
             true => Ok(()),
@@ -21,7 +23,7 @@ pub fn syntax_error(text: &[u8]) -> Option<JsonError> {
 impl Parser<'_> {
     /// Reads past one JSON value (or, in host mode, one host value) without building it,
     /// at any depth; refused as [`Parser::document`] refuses it.
-    pub(crate) fn skip_value(&mut self) -> Result<(), JsonError> {
+    pub(crate) fn skip_value(&mut self, decimals: Decimals) -> Result<(), JsonError> {
         let mut open: Vec<u8> = Vec::new(); // the closing byte of each open container
         loop {
             self.skip_whitespace();
@@ -42,7 +44,7 @@ impl Parser<'_> {
                     }
                 }
                 Some(b'<') if self.host => {
-                    if let Tagged::Object(..) = self.tag()? {
+                    if let Tagged::Object(..) = self.tag(decimals)? {
                         self.expect(b'{', "'{' after an object tag")?;
                         if self.first_member()? {
                             open.push(b'}');
@@ -54,7 +56,7 @@ impl Parser<'_> {
                     self.pos += 1;
                     self.string_body()?;
                 }
-                _ => drop(self.scalar()?),
+                _ => drop(self.scalar(decimals)?),
             }
             loop {
                 let Some(&close) = open.last() else { return Ok(()) };
@@ -144,8 +146,8 @@ mod tests {
                     }
                 }
             }
-            let expected = parse(text.as_bytes()).err();
-            assert_eq!(syntax_error(text.as_bytes()), expected, "{text:?}");
+            let expected = parse(text.as_bytes(), Decimals::RUST).err();
+            assert_eq!(syntax_error(text.as_bytes(), Decimals::RUST), expected, "{text:?}");
             match expected {
                 Some(_) => refused += 1,
                 None => accepted += 1,

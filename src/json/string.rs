@@ -242,11 +242,12 @@ impl<'a> Parser<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json::decimals::Decimals;
     use crate::json::value::Value;
     use crate::json::{parse, parse_host};
 
     fn ok(text: &str) -> Value<'_> {
-        parse(text.as_bytes()).unwrap().into_shallow()
+        parse(text.as_bytes(), Decimals::RUST).unwrap().into_shallow()
     }
 
     #[test]
@@ -275,14 +276,14 @@ mod tests {
             ("\"a\\n\u{1}\"", Value::Undefined),
             (r#""a\n"#, Value::Undefined),
         ] {
-            match parse(json.as_bytes()) {
+            match parse(json.as_bytes(), Decimals::RUST) {
                 Ok(document) => assert_eq!(*document, expected, "{json}"),
                 Err(_) => assert_eq!(expected, Value::Undefined, "{json} is refused"),
             }
         }
         // Raw WTF-8 surrogate halves next to escapes still pair up.
         let wtf8 = [b"\"\\n".as_slice(), &[0xED, 0xA0, 0xBD], b"\\ude00\"".as_slice()].concat();
-        assert_eq!(*parse_host(&wtf8).unwrap(), Value::String("\n😀".into()));
+        assert_eq!(*parse_host(&wtf8, Decimals::RUST).unwrap(), Value::String("\n😀".into()));
     }
 
     #[test]
@@ -296,11 +297,11 @@ mod tests {
         // JSON.stringify("\"\ud800\"") == "\"\\\"\\ud800\\\"\""
         let wtf8 = escaped_text_to_wtf8(br#""\"\ud800\"""#).unwrap();
         assert_eq!(wtf8, b"\"\xED\xA0\x80\"");
-        assert_eq!(*parse(&wtf8).unwrap(), Value::IllFormedString("\u{fffd}".into()));
+        assert_eq!(*parse(&wtf8, Decimals::RUST).unwrap(), Value::IllFormedString("\u{fffd}".into()));
         // A lone surrogate outside a string is a syntax error, as in JSON.parse.
         let outside = escaped_text_to_wtf8(br#""[\ud800]""#).unwrap();
         assert_eq!(
-            parse(&outside).unwrap_err().message,
+            parse(&outside, Decimals::RUST).unwrap_err().message,
             "Expected a JSON value but found a lone surrogate at position 1"
         );
     }
@@ -311,7 +312,7 @@ mod tests {
         let mut text = br#""\ud83d"#.to_vec();
         text.extend_from_slice(&wtf8_surrogate(0xDE00));
         text.push(b'"');
-        assert_eq!(*parse(&text).unwrap(), Value::String("😀".into()));
+        assert_eq!(*parse(&text, Decimals::RUST).unwrap(), Value::String("😀".into()));
     }
 
     #[test]

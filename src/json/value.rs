@@ -351,6 +351,7 @@ fn owned_members(members: Members<'_>) -> Members<'static> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json::decimals::Decimals;
 
     #[test]
     fn dropping_a_very_deep_document_does_not_overflow_the_stack() {
@@ -388,8 +389,11 @@ mod tests {
             ("e".into(), Value::Number(f64::NEG_INFINITY)),
         ]);
         let json = value.into_json().unwrap();
-        let expected =
-            crate::json::parse("{\"b\":[null,0,null],\"c\":2,\"d\":\"\u{fffd}\",\"e\":null}".as_bytes()).unwrap();
+        let expected = crate::json::parse(
+            "{\"b\":[null,0,null],\"c\":2,\"d\":\"\u{fffd}\",\"e\":null}".as_bytes(),
+            Decimals::RUST,
+        )
+        .unwrap();
         assert_eq!(json, *expected);
         let Value::Object(members) = &json else { unreachable!() };
         assert!(

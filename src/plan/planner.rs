@@ -11,6 +11,7 @@ use serde::Serialize;
 use crate::error::issue::{summarize, Issue};
 use crate::error::literal::{code_literal, Flag};
 use crate::error::Result;
+use crate::json::decimals::Decimals;
 use crate::json::from_value::{struct_from_value, FromValue, Mismatch};
 use crate::json::value::Value;
 use crate::plan::guard::{IterationVerdict, OveruseGuard, Refusal};
@@ -157,11 +158,17 @@ impl PlannerState {
         self.guard.record(tool_names)
     }
 
-    /// Applies one `write_todos` call. A call the guard refuses is not even parsed.
-    pub fn apply_write_todos<'a, I: Input<'a>>(&mut self, args: Args<'a, I>, now_ms: f64) -> Result<PlannerAck> {
+    /// Applies one `write_todos` call, reading its decimal numbers with `decimals`. A
+    /// call the guard refuses is not even parsed.
+    pub fn apply_write_todos<'a, I: Input<'a>>(
+        &mut self,
+        args: Args<'a, I>,
+        now_ms: f64,
+        decimals: Decimals,
+    ) -> Result<PlannerAck> {
         if self.guard.refusal().is_none() {
             if let Args::Text(text) | Args::Host(text) = args {
-                match write_todos::read(text, matches!(args, Args::Host(_))) {
+                match write_todos::read(text, matches!(args, Args::Host(_)), decimals) {
                     Outcome::Valid(found) => {
                         self.replace_found(text, &found, now_ms);
                         return Ok(PlannerAck::Accepted(self.accepted()));
@@ -172,17 +179,22 @@ impl PlannerState {
                 }
             }
         }
-        self.apply_in_full(args, now_ms)
+        self.apply_in_full(args, now_ms, decimals)
     }
 
     /// [`Self::apply_write_todos`] the full way, without the one-pass reader: for a
     /// caller that has already run it and got `Unsure`, and for a `Session` (see
     /// [`crate::validate::write_todos::read`]).
-    pub fn apply_in_full<'a, I: Input<'a>>(&mut self, args: Args<'a, I>, now_ms: f64) -> Result<PlannerAck> {
+    pub fn apply_in_full<'a, I: Input<'a>>(
+        &mut self,
+        args: Args<'a, I>,
+        now_ms: f64,
+        decimals: Decimals,
+    ) -> Result<PlannerAck> {
         if let Some(refusal) = self.guard.refusal() {
             return Ok(self.refused(refusal));
         }
-        let args = match todos::validate(args)?.into_args()? {
+        let args = match todos::validate(args, decimals)?.into_args()? {
             Ok(args) => args,
             Err(issues) => return Ok(rejected(issues)),
         };

@@ -10,6 +10,7 @@ use serde::Serialize;
 use crate::error::issue::Issue;
 use crate::error::literal::Flag;
 use crate::error::Result;
+use crate::json::decimals::Decimals;
 use crate::json::from_value::{enum_from_value, from_value, struct_from_value};
 use crate::json::value::Value;
 use crate::validate::compiled;
@@ -160,20 +161,23 @@ pub enum Args<'a, I> {
 /// `safeParse(JSON.parse(text))` would read it, with `invalid_json` for text that is not
 /// JSON. This is the full way (a tree, then the schema's validator): callers holding
 /// text run the one-pass reader first (`write_todos::read`) and come here when it is
-/// `Unsure`, so the text is never read by it twice.
-pub fn validate<'a, I: Input<'a>>(args: Args<'a, I>) -> Result<WriteTodosValidation<'a>> {
+/// `Unsure`, so the text is never read by it twice. Decimal numbers are read with
+/// `decimals`.
+pub fn validate<'a, I: Input<'a>>(args: Args<'a, I>, decimals: Decimals) -> Result<WriteTodosValidation<'a>> {
     let schema = &compiled::WRITE_TODOS;
     let (text, host) = match args {
-        Args::Value(value) => return Ok(WriteTodosValidation::from_outcome(schema::validate(schema, value)?)),
+        Args::Value(value) => {
+            return Ok(WriteTodosValidation::from_outcome(schema::validate(schema, value, decimals)?))
+        }
         Args::Text(text) => (text, false),
         Args::Host(text) => (text, true),
     };
     let parsed = match host {
-        true => crate::json::parse_host(text),
-        false => crate::json::parse(text),
+        true => crate::json::parse_host(text, decimals),
+        false => crate::json::parse(text, decimals),
     };
     let outcome = match parsed {
-        Ok(tree) => schema::validate(schema, &*tree)?,
+        Ok(tree) => schema::validate(schema, &*tree, decimals)?,
         Err(e) => Err(vec![e.issue()]),
     };
     Ok(WriteTodosValidation::from_outcome(outcome))

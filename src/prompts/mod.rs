@@ -410,6 +410,7 @@ pub fn limit_name(language: Language, timeout: bool) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json::decimals::Decimals;
 
     #[test]
     fn find_brace_finds_the_first_brace_wherever_it_lies() {
@@ -458,7 +459,7 @@ mod tests {
             let text = section("continuation_protocol", language).unwrap();
             let example = text.split("```json\n").nth(1).and_then(|rest| rest.split("\n```").next()).unwrap();
             for reply in [format!("Step 3 is done.\n{example}"), format!("Step 3 is done.\n```json\n{example}\n```")] {
-                let reading = read(&reply, true);
+                let reading = read(&reply, true, Decimals::RUST);
                 assert_eq!(reading.answer, "Step 3 is done.");
                 assert_eq!((reading.signal.status, reading.signal.source), (Status::Continue, Source::Explicit));
                 let progress =

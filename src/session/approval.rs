@@ -9,6 +9,7 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use crate::json::decimals::Decimals;
 use crate::json::from_value::{enum_from_value, key, struct_from_value, Case, Fields, FromValue, Mismatch};
 use crate::json::value::Value;
 use crate::text::visible::visible;
@@ -292,7 +293,7 @@ struct_from_value!(RejectOptions, "camelCase" { message });
 /// `Search: <query>`, else its primary argument (or all of them), shown as they are to
 /// the user who decides on it: line breaks and hidden characters visible, and a long text
 /// cut in its middle, never its end ([`visible`]).
-pub fn justification(tool: &str, args: &Value<'_>) -> String {
+pub fn justification(tool: &str, args: &Value<'_>, decimals: Decimals) -> String {
     let text = |key: &str| args.get(key).and_then(Value::as_str).map(|s| visible(s, JUSTIFICATION_CAP));
     if let Some(command) = text("command").or_else(|| text("cmd")) {
         return format!("Run: {command}");
@@ -304,7 +305,7 @@ pub fn justification(tool: &str, args: &Value<'_>) -> String {
         return format!("Search: {query}");
     }
     let tool = visible(tool, TOOL_CAP);
-    match describe_args(&args).ok().flatten() {
+    match describe_args(&args, decimals).ok().flatten() {
         Some(arg) => format!("{tool}: {}", visible(&arg, JUSTIFICATION_CAP)),
         None => format!("{tool} (no arguments)"),
     }
@@ -392,7 +393,7 @@ mod tests {
     }
 
     fn args(json: &str) -> Value<'static> {
-        crate::json::parse(json.as_bytes()).unwrap().into_shallow().into_owned()
+        crate::json::parse(json.as_bytes(), Decimals::RUST).unwrap().into_shallow().into_owned()
     }
 
     fn policy() -> ToolPolicy {
@@ -442,19 +443,32 @@ mod tests {
 
     #[test]
     fn justifications_say_what_the_call_does() {
-        assert_eq!(justification("run_bash", &args(r#"{"command":"echo hi\nsleep 1"}"#)), "Run: echo hi⏎sleep 1");
-        assert_eq!(justification("web_fetch", &args(r#"{"url":"https://example.com"}"#)), "Fetch: https://example.com");
-        assert_eq!(justification("web_search", &args(r#"{"query":"rust wasm"}"#)), "Search: rust wasm");
-        assert_eq!(justification("write_file", &args(r#"{"path":"a.md","content":"x"}"#)), "write_file: a.md");
-        assert_eq!(justification("noop", &args("{}")), "noop (no arguments)");
-        let long = justification("run_bash", &args(&format!(r#"{{"command":"{}"}}"#, "x".repeat(500))));
+        assert_eq!(
+            justification("run_bash", &args(r#"{"command":"echo hi\nsleep 1"}"#), Decimals::RUST),
+            "Run: echo hi⏎sleep 1"
+        );
+        assert_eq!(
+            justification("web_fetch", &args(r#"{"url":"https://example.com"}"#), Decimals::RUST),
+            "Fetch: https://example.com"
+        );
+        assert_eq!(justification("web_search", &args(r#"{"query":"rust wasm"}"#), Decimals::RUST), "Search: rust wasm");
+        assert_eq!(
+            justification("write_file", &args(r#"{"path":"a.md","content":"x"}"#), Decimals::RUST),
+            "write_file: a.md"
+        );
+        assert_eq!(justification("noop", &args("{}"), Decimals::RUST), "noop (no arguments)");
+        let long = justification("run_bash", &args(&format!(r#"{{"command":"{}"}}"#, "x".repeat(500))), Decimals::RUST);
         assert!(long.chars().count() <= 5 + 200 && long.contains("…[+"), "{long}");
     }
 
     #[test]
     fn justifications_never_hide_what_will_run() {
         let run = |command: &str| {
-            justification("run_bash", &args(&format!(r#"{{"command":{}}}"#, serde_json::to_string(command).unwrap())))
+            justification(
+                "run_bash",
+                &args(&format!(r#"{{"command":{}}}"#, serde_json::to_string(command).unwrap())),
+                Decimals::RUST,
+            )
         };
         // The tail of a long command stays, and the cut says how much it left out.
         let long = run(&format!("ls {}; rm -rf ~", "a".repeat(250)));
@@ -466,7 +480,7 @@ mod tests {
         assert_eq!(run("cat \u{202E}txt.sh\u{1b}[2K"), "Run: cat \\u{202E}txt.sh\\u{1B}[2K");
         // The tool's name, and arguments shown as JSON, likewise; a long JSON keeps its end.
         let call = r#"{"__proto__":{"pad":"PAD","command":"rm -rf ~"}}"#.replace("PAD", &"x".repeat(2000));
-        let json = justification("run\u{1b}]0;ok\u{7}", &args(&call));
+        let json = justification("run\u{1b}]0;ok\u{7}", &args(&call), Decimals::RUST);
         assert!(json.starts_with("run\\u{1B}]0;ok\\u{7}: {\"__proto__\":{\"pad\":\"xxx"), "{json}");
         assert!(json.ends_with(r#"xxx","command":"rm -rf ~"}}"#), "{json}");
     }

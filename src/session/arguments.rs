@@ -5,6 +5,7 @@
 use crate::error::issue::{first_issues, Issue, PathSegment};
 use crate::error::{Error, Result};
 use crate::json;
+use crate::json::decimals::Decimals;
 use crate::json::value::{Document, Value};
 use crate::json::write as json_text;
 use crate::session::exchange::ToolCallInput;
@@ -39,12 +40,12 @@ pub(super) fn check_unique_ids(calls: &[ToolCallInput]) -> Result<()> {
 /// Arguments given as a value (not JSON text) must keep within the limits of schema `{}`
 /// (depth and size), as the JS binding already checks, so everything a session keeps and
 /// writes into a snapshot is as shallow as a snapshot may be.
-pub(super) fn check_argument_limits(calls: &[ToolCallInput]) -> Result<()> {
+pub(super) fn check_argument_limits(calls: &[ToolCallInput], decimals: Decimals) -> Result<()> {
     let mut issues = Vec::new();
     let unchecked =
         |c: &ToolCallInput| !matches!(c.args, Value::String(_)) && !schema::plainly_within_any_limits(&c.args);
     for (i, call) in calls.iter().enumerate().filter(|(_, c)| unchecked(c)) {
-        if let Err(found) = schema::validate(&schema::Schema::Any, &call.args)? {
+        if let Err(found) = schema::validate(&schema::Schema::Any, &call.args, decimals)? {
             let message = found.first().map_or_else(|| "Too big".to_owned(), |issue| issue.message().to_owned());
             let path = vec![
                 PathSegment::Key("toolCalls".into()),
@@ -61,20 +62,22 @@ pub(super) fn check_argument_limits(calls: &[ToolCallInput]) -> Result<()> {
 }
 
 /// A call as the stuck detector compares calls: its tool, then its arguments as JSON.
-pub(super) fn signature(tool: &str, args: &Value<'_>) -> String {
+pub(super) fn signature(tool: &str, args: &Value<'_>, decimals: Decimals) -> String {
     let mut text = Vec::with_capacity(tool.len() + 128);
     text.extend_from_slice(tool.as_bytes());
     text.push(b' ');
-    json_text::stringify_into(&mut text, args);
+    json_text::stringify_into(&mut text, args, decimals);
     String::from_utf8(text).unwrap_or_default()
 }
 
 /// A call's arguments as the host gets them, the user approves them and a snapshot keeps
 /// them: JSON text parsed into its value, and any value as JSON carries it (see
 /// [`Value::into_json`]); no arguments at all are an empty object.
-pub(super) fn host_args(args: Value<'static>) -> Value<'static> {
+pub(super) fn host_args(args: Value<'static>, decimals: Decimals) -> Value<'static> {
     let parsed = match &args {
-        Value::String(text) => json::parse(text.as_bytes()).ok().and_then(shallow_copy),
+        Value::String(text) => {
+            json::parse(text.as_bytes(), decimals).ok().and_then(|document| shallow_copy(document, decimals))
+        }
         _ => None,
     };
     let args = parsed.unwrap_or(args);
@@ -89,11 +92,11 @@ pub(super) fn host_args(args: Value<'static>) -> Value<'static> {
 /// One well inside those limits (the usual arguments) is taken over as it is: checking
 /// it against `{}` copies it key by key, and what that copy settles (a repeated key,
 /// `-0`) [`host_args`] settles again anyway.
-fn shallow_copy(document: Document<'_>) -> Option<Value<'static>> {
+fn shallow_copy(document: Document<'_>, decimals: Decimals) -> Option<Value<'static>> {
     if schema::plainly_within_any_limits(&document) {
         return Some(document.into_shallow().into_owned());
     }
-    match schema::validate(&schema::Schema::Any, &*document) {
+    match schema::validate(&schema::Schema::Any, &*document, decimals) {
         Ok(Ok(value)) => Some(value.into_owned()),
         _ => None,
     }
@@ -149,12 +152,13 @@ mod tests {
     fn plain_arguments_are_taken_over_as_checking_them_against_any_would_give() {
         // What `host_args` was before plain JSON skipped the check.
         let checked = |text: &str| -> Value<'static> {
-            let copied = json::parse(text.as_bytes()).ok().and_then(|document| {
-                match schema::validate(&schema::Schema::Any, &*document) {
-                    Ok(Ok(value)) => Some(value.into_owned()),
-                    _ => None,
-                }
-            });
+            let copied =
+                json::parse(text.as_bytes(), Decimals::RUST).ok().and_then(|document| {
+                    match schema::validate(&schema::Schema::Any, &*document, Decimals::RUST) {
+                        Ok(Ok(value)) => Some(value.into_owned()),
+                        _ => None,
+                    }
+                });
             let args = copied.unwrap_or_else(|| Value::String(text.to_owned().into()));
             if is_json(&args) {
                 args
@@ -162,7 +166,9 @@ mod tests {
                 args.into_json().unwrap_or(Value::Object(Vec::new()))
             }
         };
-        let check = |text: &str| assert_eq!(host_args(Value::String(text.to_owned().into())), checked(text), "{text}");
+        let check = |text: &str| {
+            assert_eq!(host_args(Value::String(text.to_owned().into()), Decimals::RUST), checked(text), "{text}")
+        };
         let mut rng = Rng::for_test(Rng::seeded(7).0);
         for _ in 0..crate::test_rng::rounds(20_000) {
             check(&arguments(&mut rng, 0));

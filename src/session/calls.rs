@@ -5,6 +5,7 @@
 use crate::error::issue::{kept_issues, summarize, Issue};
 use crate::error::{Error, Result};
 use crate::json;
+use crate::json::decimals::Decimals;
 use crate::json::from_value::from_value;
 use crate::json::value::Value;
 use crate::json::write as json_text;
@@ -38,13 +39,14 @@ pub(super) enum BuiltIn {
 pub(super) fn validated(
     schema: &'static Schema,
     args: &Value<'_>,
+    decimals: Decimals,
 ) -> Result<std::result::Result<Value<'static>, Vec<Issue>>> {
     match args {
-        Value::String(text) => match json::parse(text.as_bytes()) {
-            Ok(document) => schema::validate(schema, &*document),
+        Value::String(text) => match json::parse(text.as_bytes(), decimals) {
+            Ok(document) => schema::validate(schema, &*document, decimals),
             Err(e) => Ok(Err(vec![e.issue()])),
         },
-        value => schema::validate(schema, value),
+        value => schema::validate(schema, value, decimals),
     }
 }
 
@@ -97,13 +99,13 @@ pub(super) fn invalid_args(tool: &str, issues: Vec<Issue>) -> String {
 
 /// For each call, the first call of the same reply it repeats word for word (the
 /// same tool, the same arguments), if any.
-fn copies(calls: &[ToolCallInput]) -> Vec<Option<usize>> {
+fn copies(calls: &[ToolCallInput], decimals: Decimals) -> Vec<Option<usize>> {
     // Most replies call each tool once: their arguments are not written out to compare.
     let names: Vec<&str> = calls.iter().map(|call| call.name.as_str()).collect();
     if first_equals(&names).iter().all(Option::is_none) {
         return vec![None; calls.len()];
     }
-    let signatures: Vec<String> = calls.iter().map(|call| signature(&call.name, &call.args)).collect();
+    let signatures: Vec<String> = calls.iter().map(|call| signature(&call.name, &call.args, decimals)).collect();
     first_equals(&signatures)
 }
 
@@ -140,9 +142,9 @@ impl Session {
     /// no items, changes nothing.
     pub(super) fn follow(&mut self, observed: Observed, answer: &str, iteration: u32, now: f64) {
         let dialect = observed.dialect;
-        let read = validated(dialect_schema(dialect), &observed.args).ok().and_then(|valid| valid.ok());
+        let read = validated(dialect_schema(dialect), &observed.args, self.decimals).ok().and_then(|valid| valid.ok());
         let Some(args) = read.and_then(|value| dialect_args(dialect, value).ok()) else { return };
-        let request = dialects::request_answered(args, self.planner.todos(), Some(answer));
+        let request = dialects::request_answered(args, self.planner.todos(), Some(answer), self.decimals);
         let Ok(Request::Replace { todos, note, .. }) = request else { return };
         if dialect.is_parameter() && todos.is_empty() {
             return;
@@ -166,7 +168,7 @@ impl Session {
         // A model that sends the same call twice in one reply meant it once: a planner
         // call repeated word for word is taken once (not refused as two contradicting
         // plans), a write proposed once; each copy is answered as a copy of the first.
-        let copies = copies(&calls);
+        let copies = copies(&calls, self.decimals);
         let names: Vec<&str> =
             calls.iter().zip(&copies).filter(|(_, copy)| copy.is_none()).map(|(c, _)| c.name.as_str()).collect();
         self.planner.record_iteration(&names);
@@ -204,7 +206,7 @@ impl Session {
         // Which proposal each call made, for the copies of a write call.
         let mut proposed_at = vec![None; copies.len()];
         for (i, call) in host_calls {
-            let args = host_args(call.args);
+            let args = host_args(call.args, self.decimals);
             let observed = TodoDialect::for_tool(&call.name, &self.config.todo_dialects).and_then(|d| self.observed(d));
             let (class, basis) = self.config.tools.classify(&call.name, &args, &self.grants);
             // Another agent's todo tool only keeps a list: it runs without asking.
@@ -221,8 +223,8 @@ impl Session {
                 proposals.push(self.propose(call.id, call.name, args, basis, iteration, now));
                 continue;
             }
-            self.log.record_act(&call.name, &&args, iteration, now)?;
-            let signature = signature(&call.name, &args);
+            self.log.record_act(&call.name, &&args, iteration, now, self.decimals)?;
+            let signature = signature(&call.name, &args, self.decimals);
             let observed =
                 observed.map(|dialect| Observed { dialect, args: args.clone() }).or_else(|| self.progress_of(&args));
             let pending = Pending {
@@ -310,7 +312,7 @@ impl Session {
             self.emit(EventKind::PlannerRefused { tool: call.name.clone(), refusal }, now);
             let ack = self.planner.refused(refusal);
             let content = match (&ack, builtin) {
-                (_, BuiltIn::Todos(TodoDialect::WriteTodos)) => json_text::to_string(&ack),
+                (_, BuiltIn::Todos(TodoDialect::WriteTodos)) => json_text::to_string(&ack, self.decimals),
                 (PlannerAck::Rejected(rejected), _) => rejected.message.clone(),
                 (PlannerAck::Accepted(_), _) => String::new(),
             };
@@ -322,22 +324,24 @@ impl Session {
                 let before = self.planner.todos().to_vec();
                 // The full way, in every build (see `validate::write_todos::read`).
                 let ack = match &call.args {
-                    Value::String(text) => self.planner.apply_in_full(Args::<&Value>::Text(text.as_bytes()), now)?,
-                    args => self.planner.apply_in_full(Args::Value(args), now)?,
+                    Value::String(text) => {
+                        self.planner.apply_in_full(Args::<&Value>::Text(text.as_bytes()), now, self.decimals)?
+                    }
+                    args => self.planner.apply_in_full(Args::Value(args), now, self.decimals)?,
                 };
                 let accepted = matches!(ack, PlannerAck::Accepted(_));
                 if accepted {
                     self.todos_replaced(TodoDialect::WriteTodos, &before, iteration, now);
                 }
-                let content = json_text::to_string(&ack);
+                let content = json_text::to_string(&ack, self.decimals);
                 Ok(if accepted { made(content) } else { reply(content, true) })
             }
             BuiltIn::Todos(dialect) => {
-                let args = match validated(dialect_schema(dialect), &call.args)? {
+                let args = match validated(dialect_schema(dialect), &call.args, self.decimals)? {
                     Ok(value) => dialect_args(dialect, value)?,
                     Err(issues) => return Ok(reply(invalid_args(dialect.tool_name(), issues), true)),
                 };
-                match dialects::request(args, self.planner.todos()) {
+                match dialects::request(args, self.planner.todos(), self.decimals) {
                     Err(message) => Ok(reply(message, true)),
                     Ok(Request::Answer(text)) => Ok(reply(text, false)),
                     Ok(Request::Replace { todos, note, reply: text }) => {
@@ -348,7 +352,7 @@ impl Session {
                     }
                 }
             }
-            BuiltIn::Plan => match validated(&compiled::PLAN, &call.args)? {
+            BuiltIn::Plan => match validated(&compiled::PLAN, &call.args, self.decimals)? {
                 Err(issues) => Ok(reply(invalid_args("plan", issues), true)),
                 Ok(value) => {
                     let args: PlanArgs = from_value(value)?;
@@ -373,7 +377,7 @@ impl Session {
                 if self.plan.is_none() {
                     return Ok(reply(prompts::plan_first(language), true));
                 }
-                match validated(&compiled::PLAN_PROGRESS, &call.args)? {
+                match validated(&compiled::PLAN_PROGRESS, &call.args, self.decimals)? {
                     Err(issues) => Ok(reply(invalid_args("plan_progress", issues), true)),
                     Ok(value) => {
                         let args: PlanProgressArgs = from_value(value)?;

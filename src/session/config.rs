@@ -300,12 +300,18 @@ fn own_dialect() -> Vec<TodoDialect> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json::decimals::Decimals;
 
     #[test]
     fn the_default_config_is_the_config_read_from_an_empty_object() {
-        let document = crate::json::parse(b"{}").unwrap();
-        let read: SessionConfig =
-            crate::validate::args::options(&*document, "config", &crate::validate::compiled::SESSION_CONFIG).unwrap();
+        let document = crate::json::parse(b"{}", Decimals::RUST).unwrap();
+        let read: SessionConfig = crate::validate::args::options(
+            &*document,
+            "config",
+            &crate::validate::compiled::SESSION_CONFIG,
+            Decimals::RUST,
+        )
+        .unwrap();
         assert_eq!(read, SessionConfig::default());
     }
 }

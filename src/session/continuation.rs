@@ -11,6 +11,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::json;
+use crate::json::decimals::Decimals;
 use crate::json::from_value::struct_from_value;
 use crate::json::value::Value;
 use crate::text::{find, part, word_places};
@@ -72,8 +73,8 @@ const TERMINATION: &[&[&str]] =
 const CONTINUATION: &[&[&str]] = &[&["\"status\":", "\"continue\""], &["need", "more", "steps"], &["not", "finished"]];
 
 /// Reads `text` under the protocol.
-pub fn read(text: &str, require_explicit_signal: bool) -> Reading {
-    if let Some((answer, object)) = find_object(text) {
+pub fn read(text: &str, require_explicit_signal: bool, decimals: Decimals) -> Reading {
+    if let Some((answer, object)) = find_object(text, decimals) {
         if let Some(signal) = explicit(&object) {
             return Reading { answer, signal };
         }
@@ -86,9 +87,9 @@ pub fn read(text: &str, require_explicit_signal: bool) -> Reading {
 }
 
 /// The reply without its protocol object, and the object: bare, fenced, or trailing.
-fn find_object(text: &str) -> Option<(String, Value<'static>)> {
+fn find_object(text: &str, decimals: Decimals) -> Option<(String, Value<'static>)> {
     let trimmed = text.trim();
-    if let Some(object) = protocol_object(trimmed) {
+    if let Some(object) = protocol_object(trimmed, decimals) {
         let answer = object.get("response").and_then(Value::as_str).unwrap_or("").trim().to_owned();
         return Some((answer, object));
     }
@@ -96,7 +97,7 @@ fn find_object(text: &str) -> Option<(String, Value<'static>)> {
     while let Some(open) = find(part(text, search..), "```").map(|i| search + i) {
         let Some(body_start) = part(text, open + 3..).find('\n').map(|i| open + 3 + i + 1) else { break };
         let Some(close) = find(part(text, body_start..), "```").map(|i| body_start + i) else { break };
-        if let Some(object) = protocol_object(part(text, body_start..close).trim()) {
+        if let Some(object) = protocol_object(part(text, body_start..close).trim(), decimals) {
             let answer = format!("{}\n{}", part(text, ..open).trim_end(), part(text, close + 3..).trim_start());
             return Some((answer.trim().to_owned(), object));
         }
@@ -104,7 +105,7 @@ fn find_object(text: &str) -> Option<(String, Value<'static>)> {
     }
     // A trailing object: try the last few `{` first (inner ones fail on the closing braces).
     for (start, _) in trimmed.rmatch_indices('{').take(32) {
-        if let Some(object) = protocol_object(part(trimmed, start..)) {
+        if let Some(object) = protocol_object(part(trimmed, start..), decimals) {
             return Some((part(trimmed, ..start).trim_end().to_owned(), object));
         }
     }
@@ -112,12 +113,12 @@ fn find_object(text: &str) -> Option<(String, Value<'static>)> {
 }
 
 /// `text` as a JSON object with a `continuation` key.
-fn protocol_object(text: &str) -> Option<Value<'static>> {
+fn protocol_object(text: &str, decimals: Decimals) -> Option<Value<'static>> {
     if !text.starts_with('{') || find(text, "\"continuation\"").is_none() {
         return None;
     }
-    let document = json::parse(text.as_bytes()).ok()?;
-    let object = match crate::validate::schema::validate(&crate::validate::schema::Schema::Any, &*document) {
+    let document = json::parse(text.as_bytes(), decimals).ok()?;
+    let object = match crate::validate::schema::validate(&crate::validate::schema::Schema::Any, &*document, decimals) {
         Ok(Ok(value)) => value.into_owned(),
         _ => return None,
     };
@@ -189,7 +190,7 @@ mod tests {
     use super::*;
 
     fn status(text: &str, require: bool) -> (Status, Source) {
-        let reading = read(text, require);
+        let reading = read(text, require, Decimals::RUST);
         (reading.signal.status, reading.signal.source)
     }
 
@@ -197,16 +198,16 @@ mod tests {
     fn an_explicit_object_decides_wherever_it_is() {
         let bare =
             r#"{"response": "Working on it.", "continuation": {"status": "CONTINUE", "reason": "2 files left"}}"#;
-        let reading = read(bare, true);
+        let reading = read(bare, true, Decimals::RUST);
         assert_eq!((reading.answer.as_str(), reading.signal.status), ("Working on it.", Status::Continue));
         assert_eq!(reading.signal.reason.as_deref(), Some("2 files left"));
 
         let fenced = "All tests pass.\n```json\n{\"continuation\": {\"status\": \"TERMINATE\"}}\n```\nBye.";
-        let reading = read(fenced, true);
+        let reading = read(fenced, true, Decimals::RUST);
         assert_eq!((reading.answer.as_str(), reading.signal.status), ("All tests pass.\nBye.", Status::Terminate));
 
         let trailing = "Step 2 of 5 done. {\"continuation\": {\"status\": \"continue\", \"progress\": {\"current_step\": 2, \"total_steps\": 5, \"completion_percentage\": 40}}}";
-        let reading = read(trailing, true);
+        let reading = read(trailing, true, Decimals::RUST);
         assert_eq!(
             (reading.answer.as_str(), reading.signal.status, reading.signal.source),
             ("Step 2 of 5 done.", Status::Continue, Source::Explicit)

@@ -306,12 +306,13 @@ pub struct Progress {
 mod tests {
     use super::*;
     use crate::error::{ErrorCode, Result};
+    use crate::json::decimals::Decimals;
     use crate::validate::{args, compiled};
 
     /// Tool results as `handleToolResults` reads them from the JS layer's encoding.
     fn read(encoded: &str) -> Result<Vec<ToolResult>> {
-        let document = crate::json::parse_host(encoded.as_bytes()).unwrap();
-        args::object(&*document, "results", &compiled::TOOL_RESULTS)
+        let document = crate::json::parse_host(encoded.as_bytes(), Decimals::RUST).unwrap();
+        args::object(&*document, "results", &compiled::TOOL_RESULTS, Decimals::RUST)
     }
 
     #[test]

@@ -31,6 +31,7 @@ use std::collections::VecDeque;
 
 use crate::error::issue::{Issue, PathSegment};
 use crate::error::{Error, Result};
+use crate::json::decimals::Decimals;
 use crate::plan::planner::{PlannerOptions, PlannerState, PlannerToolName};
 use crate::plan::recorded::PlanState;
 use crate::plan::steps::{PlanStatus, StepPlan};
@@ -75,10 +76,18 @@ pub struct Session {
     pub(crate) grants: Vec<Grant>,
     /// A plan review this session asked for, waiting for the user's next message.
     pub(crate) pending_review: Option<PlanReview>,
+    /// How it reads and writes decimal numbers (not state: a snapshot leaves it out).
+    pub(crate) decimals: Decimals,
 }
 
 impl Session {
+    /// A session that reads and writes decimal numbers as Rust does.
     pub fn new(config: SessionConfig) -> Self {
+        Session::with_decimals(config, Decimals::RUST)
+    }
+
+    /// A session that reads and writes decimal numbers with `decimals`.
+    pub fn with_decimals(config: SessionConfig, decimals: Decimals) -> Self {
         // (A tool that changes one task at a time is no planner call to count or refuse:
         // creating five tasks takes five calls.)
         let planner_tools = config
@@ -108,6 +117,7 @@ impl Session {
             proposals: VecDeque::new(),
             grants: Vec::new(),
             pending_review: None,
+            decimals,
             config,
         }
     }
@@ -188,7 +198,7 @@ impl Session {
         // Every check before the first change: a refused response uses no iteration.
         self.ready_for_model("handleModelResponse")?;
         check_unique_ids(&response.tool_calls)?;
-        check_argument_limits(&response.tool_calls)?;
+        check_argument_limits(&response.tool_calls, self.decimals)?;
         let turn = self.turn_mut()?;
         turn.iterations = turn.iterations.saturating_add(1);
         let (iteration, stuck_out) = (turn.iterations, turn.stuck_out);
@@ -201,7 +211,8 @@ impl Session {
         let text = prompts::echo::without_control_text(&text);
         let (answer, wants_more) = match self.config.continuation_protocol.enabled {
             true => {
-                let reading = continuation::read(&text, self.config.continuation_protocol.require_explicit_signal);
+                let reading =
+                    continuation::read(&text, self.config.continuation_protocol.require_explicit_signal, self.decimals);
                 let signal = reading.signal;
                 if signal.progress.is_some() {
                     self.reported = signal.progress.clone();
@@ -218,7 +229,7 @@ impl Session {
         };
         // A tool call written out as text did not run, and says nothing to reflect on.
         let written = match response.tool_calls.is_empty() {
-            true => written_call(&answer),
+            true => written_call(&answer, self.decimals),
             false => None,
         };
         if written.is_none() {
@@ -306,9 +317,9 @@ impl Session {
         proposal.status = ProposalStatus::Approved;
         let edited = options.edited_args.is_some();
         if let Some(args) = options.edited_args {
-            proposal.args = host_args(args);
+            proposal.args = host_args(args, self.decimals);
             // The record of what was approved says what runs.
-            proposal.justification = approval::justification(&proposal.tool, &proposal.args);
+            proposal.justification = approval::justification(&proposal.tool, &proposal.args, self.decimals);
         }
         self.resolved(index, edited, always, now)
     }

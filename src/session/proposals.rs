@@ -57,8 +57,8 @@ impl Session {
             .collect();
         let mut calls = Vec::with_capacity(approved.len());
         for p in &approved {
-            self.log.record_act(&p.tool, &&p.args, iteration, now)?;
-            let signature = arguments::signature(&p.tool, &p.args);
+            self.log.record_act(&p.tool, &&p.args, iteration, now, self.decimals)?;
+            let signature = arguments::signature(&p.tool, &p.args, self.decimals);
             let pending = Pending {
                 id: p.call_id.clone(),
                 name: p.tool.clone(),
@@ -107,7 +107,7 @@ impl Session {
         let proposal = Proposal {
             action_id: format!("act-{turn}-{sequence}"),
             call_id,
-            justification: approval::justification(&tool, &args),
+            justification: approval::justification(&tool, &args, self.decimals),
             tool,
             args,
             status: ProposalStatus::Pending,

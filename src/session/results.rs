@@ -96,7 +96,7 @@ impl Session {
         let output = match result.output {
             Value::String(text) => text.into_owned(),
             Value::Undefined => String::new(),
-            other => json_text::stringify(&other),
+            other => json_text::stringify(&other, self.decimals),
         };
         let (full, seen) = match (approved, result.stderr) {
             // The model reads the formatted result; the trail shows what the tool said.

@@ -22,6 +22,7 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::json;
+use crate::json::decimals::Decimals;
 use crate::json::from_value::{from_value, struct_from_value};
 use crate::json::value::{deeper_than, is_json, key_runs, Value};
 use crate::json::write as json_text;
@@ -115,9 +116,10 @@ struct_from_value!(SessionSnapshot, "camelCase" {
 });
 
 impl SessionSnapshot {
-    /// The snapshot as JSON text, for a file or a key-value store.
-    pub fn to_json(&self) -> Result<String> {
-        Ok(json_text::to_string(self))
+    /// The snapshot as JSON text, for a file or a key-value store, its decimal numbers
+    /// written with `decimals`.
+    pub fn to_json(&self, decimals: Decimals) -> Result<String> {
+        Ok(json_text::to_string(self, decimals))
     }
 }
 
@@ -158,10 +160,10 @@ impl Session {
             reasoning: self.log.clone(),
             stuck: self.stuck.clone(),
         };
-        let mut text = json_text::to_string(&snapshot);
-        let document = json::parse(text.as_bytes()).map_err(|e| Error::internal(&e.message))?;
+        let mut text = json_text::to_string(&snapshot, self.decimals);
+        let document = json::parse(text.as_bytes(), self.decimals).map_err(|e| Error::internal(&e.message))?;
         // Parsed from what was just written: JSON as it is.
-        snapshot.checksum = json_checksum(&document);
+        snapshot.checksum = json_checksum(&document, self.decimals);
         drop(document);
         // The first three members are the format, the version and the checksum, in that order.
         let head = ["{\"format\":\"", FORMAT, "\",\"version\":\"", &version, "\",\"checksum\":\""].concat();
@@ -172,8 +174,15 @@ impl Session {
         Ok((snapshot, text))
     }
 
-    /// A session from a snapshot document, or an `invalid_snapshot` error.
+    /// A session from a snapshot document, or an `invalid_snapshot` error; it reads and
+    /// writes decimal numbers as Rust does.
     pub fn restore(document: &Value<'_>) -> Result<Session> {
+        Session::restore_with_decimals(document, Decimals::RUST)
+    }
+
+    /// [`Session::restore`], for a session that reads and writes decimal numbers with
+    /// `decimals`.
+    pub fn restore_with_decimals(document: &Value<'_>, decimals: Decimals) -> Result<Session> {
         check_header(document)?;
         // Before anything walks it recursively (the checksum, the shape check).
         if deeper_than(document, MAX_DEPTH) {
@@ -181,20 +190,20 @@ impl Session {
             return Err(Error::invalid_snapshot(&why, None));
         }
         let written = document.get("checksum").and_then(Value::as_str).unwrap_or_default();
-        if written != checksum(document) {
+        if written != checksum(document, decimals) {
             return Err(Error::invalid_snapshot(
                 "its checksum does not match its content: it was changed or cut short after it was written",
                 None,
             ));
         }
-        let valid = match schema::validate(&compiled::SESSION_SNAPSHOT, document)? {
+        let valid = match schema::validate(&compiled::SESSION_SNAPSHOT, document, decimals)? {
             Ok(value) => value,
             Err(issues) => {
                 return Err(Error::invalid_snapshot("it does not have the shape of a snapshot", Some(issues)))
             }
         };
         let snapshot: SessionSnapshot = from_value(valid)?;
-        let session = Session::from_snapshot(snapshot);
+        let session = Session::from_snapshot(snapshot, decimals);
         if let Some(why) = session.inconsistency() {
             return Err(Error::invalid_snapshot(&format!("its state is inconsistent: {why}"), None));
         }
@@ -203,12 +212,18 @@ impl Session {
 
     /// A session from JSON text, as [`Session::restore`] (a cut-off text is refused).
     pub fn restore_json(text: &str) -> Result<Session> {
-        let document = json::parse(text.as_bytes())
-            .map_err(|e| Error::invalid_snapshot(&format!("it is not JSON ({} at {})", e.message, e.position), None))?;
-        Session::restore(&document)
+        Session::restore_json_with_decimals(text, Decimals::RUST)
     }
 
-    fn from_snapshot(s: SessionSnapshot) -> Session {
+    /// [`Session::restore_json`], for a session that reads and writes decimal numbers
+    /// with `decimals`.
+    pub fn restore_json_with_decimals(text: &str, decimals: Decimals) -> Result<Session> {
+        let document = json::parse(text.as_bytes(), decimals)
+            .map_err(|e| Error::invalid_snapshot(&format!("it is not JSON ({} at {})", e.message, e.position), None))?;
+        Session::restore_with_decimals(&document, decimals)
+    }
+
+    fn from_snapshot(s: SessionSnapshot, decimals: Decimals) -> Session {
         Session {
             config: s.config,
             planner: s.planner,
@@ -231,12 +246,13 @@ impl Session {
             proposals: s.proposals.into(),
             grants: s.grants,
             pending_review: s.pending_review,
+            decimals,
         }
     }
 
     /// Why this state could not have come from a session, if it could not.
     fn inconsistency(&self) -> Option<String> {
-        let fresh = Session::new(self.config.clone());
+        let fresh = Session::with_decimals(self.config.clone(), self.decimals);
         if !self.planner.same_settings(&fresh.planner) || self.log.options != fresh.log.options {
             return Some("the planner or trail settings differ from the config".to_owned());
         }
@@ -331,20 +347,21 @@ fn check_header(document: &Value<'_>) -> Result<()> {
 
 /// FNV-1a of the document without its `checksum`, written with sorted keys, so a store
 /// that reorders keys or reformats numbers does not break it. A host value (a snapshot
-/// object given back) is summed as JSON carries it.
-pub fn checksum(document: &Value<'_>) -> String {
+/// object given back) is summed as JSON carries it. Its decimal numbers are written with
+/// `decimals`.
+pub fn checksum(document: &Value<'_>, decimals: Decimals) -> String {
     match is_json(document) {
-        true => json_checksum(document),
-        false => json_checksum(&document.clone().into_json().unwrap_or(Value::Null)),
+        true => json_checksum(document, decimals),
+        false => json_checksum(&document.clone().into_json().unwrap_or(Value::Null), decimals),
     }
 }
 
 /// [`checksum`] of a document JSON carries as it is (a parsed text).
-fn json_checksum(document: &Value<'_>) -> String {
+fn json_checksum(document: &Value<'_>, decimals: Decimals) -> String {
     let mut text = Vec::with_capacity(4096);
     match document {
-        Value::Object(members) => write_sorted_members(&mut text, members, Some("checksum")),
-        other => write_sorted(&mut text, other),
+        Value::Object(members) => write_sorted_members(&mut text, members, Some("checksum"), decimals),
+        other => write_sorted(&mut text, other, decimals),
     }
     format!("{:016x}", fnv1a(&text))
 }
@@ -352,18 +369,23 @@ fn json_checksum(document: &Value<'_>) -> String {
 /// `value` as compact JSON with every object's members sorted by key (the last of a
 /// repeated key kept) and `-0` written as `0`: the form the checksum sums, written
 /// without copying the document.
-fn write_sorted(out: &mut Vec<u8>, value: &Value<'_>) {
+fn write_sorted(out: &mut Vec<u8>, value: &Value<'_>, decimals: Decimals) {
     match value {
-        Value::Object(members) => write_sorted_members(out, members, None),
-        Value::Array(items) => json_text::write_array(out, items, write_sorted),
-        Value::Number(n) if *n == 0.0 => json_text::write_number(out, 0.0),
-        other => json_text::write_value(out, other),
+        Value::Object(members) => write_sorted_members(out, members, None, decimals),
+        Value::Array(items) => json_text::write_array(out, items, |out, item| write_sorted(out, item, decimals)),
+        Value::Number(n) if *n == 0.0 => json_text::write_number(out, 0.0, decimals),
+        other => json_text::write_value(out, other, decimals),
     }
 }
 
 /// An object's members in key order, each key once with its last value (see
 /// [`key_runs`]); a member named `leave_out` is left out.
-fn write_sorted_members(out: &mut Vec<u8>, members: &[(Cow<'_, str>, Value<'_>)], leave_out: Option<&str>) {
+fn write_sorted_members(
+    out: &mut Vec<u8>,
+    members: &[(Cow<'_, str>, Value<'_>)],
+    leave_out: Option<&str>,
+    decimals: Decimals,
+) {
     out.push(b'{');
     let mut first = true;
     for (_, last) in key_runs(members) {
@@ -377,7 +399,7 @@ fn write_sorted_members(out: &mut Vec<u8>, members: &[(Cow<'_, str>, Value<'_>)]
         first = false;
         write_string(out, key);
         out.push(b':');
-        write_sorted(out, value);
+        write_sorted(out, value, decimals);
     }
     out.push(b'}');
 }
@@ -388,32 +410,38 @@ mod tests {
 
     #[test]
     fn the_checksum_ignores_key_order_whitespace_and_negative_zero() {
-        let a = json::parse(br#"{"checksum":"x","b":[1,{"y":2,"x":-0}],"a":"s"}"#).unwrap();
-        let b = json::parse(b"{ \"a\" : \"s\", \"b\" : [1, {\"x\": 0, \"y\": 2.0}] }").unwrap();
-        assert_eq!(checksum(&a), checksum(&b));
-        let c = json::parse(br#"{"a":"s","b":[1,{"x":0,"y":3}]}"#).unwrap();
-        assert_ne!(checksum(&a), checksum(&c));
-        assert_eq!(checksum(&a).len(), 16);
+        let a = json::parse(br#"{"checksum":"x","b":[1,{"y":2,"x":-0}],"a":"s"}"#, Decimals::RUST).unwrap();
+        let b = json::parse(b"{ \"a\" : \"s\", \"b\" : [1, {\"x\": 0, \"y\": 2.0}] }", Decimals::RUST).unwrap();
+        assert_eq!(checksum(&a, Decimals::RUST), checksum(&b, Decimals::RUST));
+        let c = json::parse(br#"{"a":"s","b":[1,{"x":0,"y":3}]}"#, Decimals::RUST).unwrap();
+        assert_ne!(checksum(&a, Decimals::RUST), checksum(&c, Decimals::RUST));
+        assert_eq!(checksum(&a, Decimals::RUST).len(), 16);
     }
 
     #[test]
     fn a_host_value_is_summed_as_json_carries_it() {
         // A snapshot given back as an object: `undefined` members dropped, a class
         // instance as its own members (sorted, like any object's), `NaN` as null.
-        let host = json::parse_host(br#"{"checksum":"x","b":<o"Thing",0>{"z":1,"a":[NaN,-0]},"c":undefined}"#).unwrap();
-        let json = json::parse(br#"{"b":{"a":[null,0],"z":1}}"#).unwrap();
-        assert_eq!(checksum(&host), checksum(&json));
+        let host =
+            json::parse_host(br#"{"checksum":"x","b":<o"Thing",0>{"z":1,"a":[NaN,-0]},"c":undefined}"#, Decimals::RUST)
+                .unwrap();
+        let json = json::parse(br#"{"b":{"a":[null,0],"z":1}}"#, Decimals::RUST).unwrap();
+        assert_eq!(checksum(&host, Decimals::RUST), checksum(&json, Decimals::RUST));
     }
 
     #[test]
     fn headers_of_other_formats_and_versions_are_refused_by_name() {
-        let refused =
-            |text: &str| check_header(&json::parse(text.as_bytes()).unwrap()).unwrap_err().data.detail.unwrap();
+        let refused = |text: &str| {
+            check_header(&json::parse(text.as_bytes(), Decimals::RUST).unwrap()).unwrap_err().data.detail.unwrap()
+        };
         assert!(refused(r#"{"version":"1.0"}"#).contains("not a planloop session snapshot"));
         assert!(refused(r#"[1]"#).contains("not a planloop session snapshot"));
         assert!(refused(r#"{"format":"planloop.session","version":"2.0"}"#).contains("this planloop reads 1.x"));
         assert!(refused(r#"{"format":"planloop.session","version":"1.7"}"#).contains("newer planloop"));
         assert!(refused(r#"{"format":"planloop.session","version":"one"}"#).contains("not \"major.minor\""));
-        assert!(check_header(&json::parse(br#"{"format":"planloop.session","version":"1.0"}"#).unwrap()).is_ok());
+        assert!(check_header(
+            &json::parse(br#"{"format":"planloop.session","version":"1.0"}"#, Decimals::RUST).unwrap()
+        )
+        .is_ok());
     }
 }

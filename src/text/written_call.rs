@@ -7,6 +7,7 @@
 //! block and FunctionGemma's `<start_function_call>`.
 
 use crate::json;
+use crate::json::decimals::Decimals;
 use crate::json::value::Value;
 use crate::text::{find, part};
 
@@ -39,17 +40,17 @@ const CALL_KEYS: [&str; 5] =
 const ARGUMENT_KEYS: [&str; 4] = ["\"arguments\"", "\"parameters\"", "\"input\"", "\"args\""];
 
 /// Whether `text` (a reply with no tool calls) is a tool call written out, and how.
-/// Linear in `text`.
-pub fn written_call(text: &str) -> Option<WrittenCall> {
+/// Linear in `text`; its decimal numbers are read with `decimals`.
+pub fn written_call(text: &str, decimals: Decimals) -> Option<WrittenCall> {
     let text = text.trim();
-    if let Some(found) = MARKERS.iter().find_map(|(open, close)| marked(text, open, *close)) {
+    if let Some(found) = MARKERS.iter().find_map(|(open, close)| marked(text, open, *close, decimals)) {
         return Some(found);
     }
     let body = without_fence(text);
     if !body.starts_with(['{', '[']) {
         return None;
     }
-    match json::parse(body.as_bytes()) {
+    match json::parse(body.as_bytes(), decimals) {
         Ok(document) => is_call(&document).then_some(WrittenCall::Whole),
         Err(_) => names_call(body).then_some(WrittenCall::Cut),
     }
@@ -59,7 +60,7 @@ pub fn written_call(text: &str) -> Option<WrittenCall> {
 /// without one, when the JSON after the marker does not parse), whole when nothing but
 /// whitespace follows it. A reply that goes on after the call shows the syntax rather
 /// than makes a call (an answer about tool calling), and is an answer.
-fn marked(text: &str, open: &str, close: Option<&str>) -> Option<WrittenCall> {
+fn marked(text: &str, open: &str, close: Option<&str>, decimals: Decimals) -> Option<WrittenCall> {
     let after = part(text, find(text, open)? + open.len()..);
     match close {
         Some(close) => match find(after, close) {
@@ -68,7 +69,7 @@ fn marked(text: &str, open: &str, close: Option<&str>) -> Option<WrittenCall> {
         },
         // The marker alone, in prose, is no call: its JSON must follow.
         None if !after.trim_start().starts_with(['{', '[']) => None,
-        None => match json::parse(after.trim().as_bytes()) {
+        None => match json::parse(after.trim().as_bytes(), decimals) {
             Ok(_) => Some(WrittenCall::Whole),
             Err(_) => Some(WrittenCall::Cut),
         },
@@ -130,7 +131,7 @@ mod tests {
             "```tool_code\nread(path=\"a",
             r#"{"tool_calls":[{"name":"read","arguments":{}}]}}"#,
         ] {
-            assert_eq!(written_call(text), Some(WrittenCall::Cut), "{text}");
+            assert_eq!(written_call(text, Decimals::RUST), Some(WrittenCall::Cut), "{text}");
         }
     }
 
@@ -146,7 +147,7 @@ mod tests {
             r#"<|python_tag|>{"name":"read","parameters":{}}"#,
             "```tool_code\nread(path=\"a.md\")\n```",
         ] {
-            assert_eq!(written_call(text), Some(WrittenCall::Whole), "{text}");
+            assert_eq!(written_call(text, Decimals::RUST), Some(WrittenCall::Whole), "{text}");
         }
     }
 
@@ -167,7 +168,7 @@ mod tests {
             "Gemma writes:\n```tool_code\nread(path=\"a.md\")\n```\nThe host runs it.",
             "Mistral starts a call with [TOOL_CALLS], then its JSON list.",
         ] {
-            assert_eq!(written_call(text), None, "{text}");
+            assert_eq!(written_call(text, Decimals::RUST), None, "{text}");
         }
     }
 }

@@ -12,6 +12,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::error::Result;
+use crate::json::decimals::Decimals;
 use crate::json::from_value::{enum_from_value, struct_from_value};
 use crate::plan::todos::{self, Todo, TodoStatus};
 use crate::text::reflection::extract_reflection;
@@ -174,15 +175,17 @@ impl ReasoningLog {
 
     /// `[Act] tool("primary argument")`; `args` is the call's arguments, as an object or
     /// JSON text. Shown as they are ([`visible`]): what runs is what the line says.
+    /// Their decimal numbers are read and written with `decimals`.
     pub fn record_act<'a, I: Input<'a>>(
         &mut self,
         tool: &str,
         args: &I,
         iteration: u32,
         now_ms: f64,
+        decimals: Decimals,
     ) -> Result<&ReasoningEvent> {
         let tool = visible(tool, ARGUMENT_CAP);
-        let summary = match describe(args, PREVIEW_BYTES, Quote::AnyString)? {
+        let summary = match describe(args, PREVIEW_BYTES, Quote::AnyString, decimals)? {
             // Concatenated, not formatted: a line is written for every call.
             Some(Described::Primary(arg)) => [&tool, "(\"", &visible(&arg, ARGUMENT_CAP), "\")"].concat(),
             Some(Described::Other(other)) => [&tool, "(", &visible(&other, ARGUMENT_CAP), ")"].concat(),
@@ -272,8 +275,10 @@ fn plan_summary(todos: &[Todo]) -> String {
 /// hidden behind some other string), else text that is not JSON as it is. `None` when
 /// there are no arguments. The JSON is written whole (but for values nested past
 /// [`ANY_MAX_DEPTH`] levels), so that a caller that cuts it keeps its end: a justification.
-pub fn describe_args<'a, I: Input<'a>>(args: &I) -> Result<Option<String>> {
-    Ok(describe(args, usize::MAX, Quote::Preferred)?.map(|(Described::Primary(text) | Described::Other(text))| text))
+/// Decimal numbers are read and written with `decimals`.
+pub fn describe_args<'a, I: Input<'a>>(args: &I, decimals: Decimals) -> Result<Option<String>> {
+    Ok(describe(args, usize::MAX, Quote::Preferred, decimals)?
+        .map(|(Described::Primary(text) | Described::Other(text))| text))
 }
 
 /// Which string argument [`describe`] may quote for a call.
@@ -294,11 +299,11 @@ enum Described {
 
 /// [`describe_args`], reading the arguments once, with JSON written up to about
 /// `budget` bytes.
-fn describe<'a, I: Input<'a>>(args: &I, budget: usize, quote: Quote) -> Result<Option<Described>> {
+fn describe<'a, I: Input<'a>>(args: &I, budget: usize, quote: Quote, decimals: Decimals) -> Result<Option<Described>> {
     if args.kind() == Kind::String {
         let text = args.text()?.value;
-        return match crate::json::parse(text.as_bytes()) {
-            Ok(document) => describe(&&*document, budget, quote),
+        return match crate::json::parse(text.as_bytes(), decimals) {
+            Ok(document) => describe(&&*document, budget, quote, decimals),
             // Arguments that are not JSON are shown as they are.
             Err(_) => Ok((!text.trim().is_empty()).then(|| Described::Other(text.to_string()))),
         };
@@ -325,7 +330,7 @@ fn describe<'a, I: Input<'a>>(args: &I, budget: usize, quote: Quote) -> Result<O
         }
     }
     let mut out = Vec::new();
-    write_compact(args, &mut out, budget, 0)?;
+    write_compact(args, &mut out, budget, 0, decimals)?;
     let out = String::from_utf8(out).unwrap_or_default();
     Ok((!matches!(out.as_str(), "" | "{}" | "[]" | "null")).then_some(Described::Other(out)))
 }
@@ -339,7 +344,13 @@ const PREVIEW_DEPTH: usize = ANY_MAX_DEPTH;
 
 /// Writes `value` as compact JSON until `out` holds `budget` bytes, `depth` levels in;
 /// what is left out is written `…`, so that a preview never looks whole when it is not.
-fn write_compact<'a, I: Input<'a>>(value: &I, out: &mut Vec<u8>, budget: usize, depth: usize) -> Result<()> {
+fn write_compact<'a, I: Input<'a>>(
+    value: &I,
+    out: &mut Vec<u8>,
+    budget: usize,
+    depth: usize,
+    decimals: Decimals,
+) -> Result<()> {
     if out.len() >= budget || depth > PREVIEW_DEPTH {
         out.extend_from_slice("…".as_bytes());
         return Ok(());
@@ -347,7 +358,7 @@ fn write_compact<'a, I: Input<'a>>(value: &I, out: &mut Vec<u8>, budget: usize, 
     match value.kind() {
         Kind::Undefined | Kind::Null | Kind::Other => out.extend_from_slice(b"null"),
         Kind::Boolean => out.extend_from_slice(if value.boolean() { b"true" } else { b"false" }),
-        Kind::Number => crate::json::write::write_number(out, value.number()),
+        Kind::Number => crate::json::write::write_number(out, value.number(), decimals),
         Kind::String => crate::json::write_string(out, &value.text()?.value),
         Kind::Array => {
             out.push(b'[');
@@ -359,7 +370,7 @@ fn write_compact<'a, I: Input<'a>>(value: &I, out: &mut Vec<u8>, budget: usize, 
                     out.extend_from_slice("…".as_bytes());
                     break;
                 }
-                write_compact(&value.item(index)?, out, budget, depth + 1)?;
+                write_compact(&value.item(index)?, out, budget, depth + 1, decimals)?;
             }
             out.push(b']');
         }
@@ -375,7 +386,7 @@ fn write_compact<'a, I: Input<'a>>(value: &I, out: &mut Vec<u8>, budget: usize, 
                 }
                 crate::json::write_string(out, &key);
                 out.push(b':');
-                write_compact(&item, out, budget, depth + 1)?;
+                write_compact(&item, out, budget, depth + 1, decimals)?;
             }
             out.push(b'}');
         }
@@ -422,8 +433,11 @@ mod tests {
     fn act_and_obs_steps_are_one_short_line() {
         let mut l = log(HistoryMode::Full, 4);
         let args = Value::Object(vec![("query".into(), Value::String("q3\nreport".into()))]);
-        assert_eq!(l.record_act("search_vault", &&args, 1, 0.0).unwrap().step(), "[Act] search_vault(\"q3⏎report\")");
-        assert_eq!(l.record_act("list", &&Value::Undefined, 1, 0.0).unwrap().step(), "[Act] list()");
+        assert_eq!(
+            l.record_act("search_vault", &&args, 1, 0.0, Decimals::RUST).unwrap().step(),
+            "[Act] search_vault(\"q3⏎report\")"
+        );
+        assert_eq!(l.record_act("list", &&Value::Undefined, 1, 0.0, Decimals::RUST).unwrap().step(), "[Act] list()");
         assert_eq!(
             l.record_obs("search_vault", "\n3 notes found\nmore", false, 1, 0.0).step(),
             "[Obs] search_vault ok: 3 notes found"
@@ -464,8 +478,9 @@ mod tests {
     #[test]
     fn arguments_without_a_string_are_shown_as_compact_json_numbers_as_json_writes_them() {
         let mut l = log(HistoryMode::Full, 10);
-        let args = crate::json::parse(br#"{"ids": [1, 2.5, -3, 1e21, 0.1], "all": false, "to": null}"#).unwrap();
-        let step = l.record_act("delete_notes", &&*args, 1, 0.0).unwrap().step();
+        let args = crate::json::parse(br#"{"ids": [1, 2.5, -3, 1e21, 0.1], "all": false, "to": null}"#, Decimals::RUST)
+            .unwrap();
+        let step = l.record_act("delete_notes", &&*args, 1, 0.0, Decimals::RUST).unwrap().step();
         assert_eq!(step, r#"[Act] delete_notes({"ids":[1,2.5,-3,1e+21,0.1],"all":false,"to":null})"#);
     }
 
@@ -473,26 +488,29 @@ mod tests {
     fn a_preview_that_stops_says_so_where_it_stopped() {
         let numbers: Vec<String> = (0..600).map(|n| n.to_string()).collect();
         let text = format!(r#"{{"ids":[{}],"all":true}}"#, numbers.join(","));
-        let args = crate::json::parse(text.as_bytes()).unwrap();
+        let args = crate::json::parse(text.as_bytes(), Decimals::RUST).unwrap();
         let mut out = Vec::new();
-        write_compact(&&*args, &mut out, PREVIEW_BYTES, 0).unwrap();
+        write_compact(&&*args, &mut out, PREVIEW_BYTES, 0, Decimals::RUST).unwrap();
         let preview = String::from_utf8(out).unwrap();
         assert!(preview.starts_with(r#"{"ids":[0,1,2,"#) && preview.ends_with(",…],…}"), "{preview}");
         // Nesting past the arguments' own bound is shown as `…`, not walked.
         let deep = format!("{}1{}", "[".repeat(100), "]".repeat(100));
-        let shown = describe_args(&&*crate::json::parse(deep.as_bytes()).unwrap()).unwrap().unwrap();
+        let shown = describe_args(&&*crate::json::parse(deep.as_bytes(), Decimals::RUST).unwrap(), Decimals::RUST)
+            .unwrap()
+            .unwrap();
         assert_eq!(shown, format!("{}…{}", "[".repeat(PREVIEW_DEPTH + 1), "]".repeat(PREVIEW_DEPTH + 1)));
     }
 
     #[test]
     fn the_primary_argument_prefers_telling_keys() {
-        let primary_argument = |args: &&Value<'_>| match describe(args, PREVIEW_BYTES, Quote::AnyString) {
+        let primary_argument = |args: &&Value<'_>| match describe(args, PREVIEW_BYTES, Quote::AnyString, Decimals::RUST)
+        {
             Ok(Some(Described::Primary(arg))) => Ok(Some(arg)),
             other => other.map(|_| None),
         };
-        let args = crate::json::parse(br#"{"limit": 5, "flag": "x", "query": "q3 report"}"#).unwrap();
+        let args = crate::json::parse(br#"{"limit": 5, "flag": "x", "query": "q3 report"}"#, Decimals::RUST).unwrap();
         assert_eq!(primary_argument(&&*args).unwrap(), Some("q3 report".into()));
-        let other = crate::json::parse(br#"{"limit": 5, "flag": "x"}"#).unwrap();
+        let other = crate::json::parse(br#"{"limit": 5, "flag": "x"}"#, Decimals::RUST).unwrap();
         assert_eq!(primary_argument(&&*other).unwrap(), Some("x".into()));
         let text = Value::String(r#"{"path": "notes/a.md"}"#.into());
         assert_eq!(primary_argument(&&text).unwrap(), Some("notes/a.md".into()));

@@ -9,6 +9,7 @@
 use std::borrow::Cow;
 
 use crate::error::{Error, Result};
+use crate::json::decimals::Decimals;
 use crate::json::number::to_number;
 use crate::json::value::{keys_distinct, unique_members, Host, Members, Value};
 
@@ -67,8 +68,9 @@ pub trait Input<'a>: Sized {
     fn boolean(&self) -> bool;
     /// `value.length` as a number, the way `value.length <= n` compares in JS (strings
     /// count code points, as zod measures them); `None` when zod would skip its length
-    /// checks (the value is nullish or has no `length`).
-    fn length(&self) -> Result<Option<f64>>;
+    /// checks (the value is nullish or has no `length`). A `length` that is a decimal
+    /// string is read with `decimals`.
+    fn length(&self, decimals: Decimals) -> Result<Option<f64>>;
     /// The `undefined` an absent property reads as.
     fn undefined() -> Self;
     /// What the JS layer did not read of a host value: too deep (or a cycle), or too
@@ -205,14 +207,16 @@ impl<'a> Input<'a> for &'a Value<'a> {
         matches!(self, Value::Bool(true))
     }
 
-    fn length(&self) -> Result<Option<f64>> {
+    fn length(&self, decimals: Decimals) -> Result<Option<f64>> {
         Ok(match self {
             Value::String(s) | Value::IllFormedString(s) => Some(s.chars().count() as f64),
             Value::Array(items) => Some(items.len() as f64),
-            Value::Object(_) => self.property("length")?.filter(|l| !matches!(l, Value::Undefined)).map(to_number),
+            Value::Object(_) => {
+                self.property("length")?.filter(|l| !matches!(l, Value::Undefined)).map(|l| to_number(l, decimals))
+            }
             Value::Host(host) => match host.as_ref() {
                 Host::Object { .. } => {
-                    self.property("length")?.filter(|l| !matches!(l, Value::Undefined)).map(to_number)
+                    self.property("length")?.filter(|l| !matches!(l, Value::Undefined)).map(|l| to_number(l, decimals))
                 }
                 Host::LongArray(length) | Host::Function(length) => Some(*length),
                 _ => None,

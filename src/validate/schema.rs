@@ -16,6 +16,7 @@ use std::mem;
 
 use crate::error::issue::{Expected, Issue, Origin, PathSegment};
 use crate::error::Result;
+use crate::json::decimals::Decimals;
 use crate::json::from_value::{FromValue, Mismatch};
 use crate::json::value::Value;
 use crate::validate::input::{Input, Kind, Unread};
@@ -94,12 +95,14 @@ pub struct Property {
 /// schema.
 pub type Parsed<'s> = Value<'s>;
 
-/// Validates `input`, returning the parsed value (unknown keys stripped) or the issues.
+/// Validates `input`, returning the parsed value (unknown keys stripped) or the issues;
+/// a `length` given as a decimal string is read with `decimals`.
 pub fn validate<'s, 'a, I: Input<'a>>(
     schema: &'s Schema,
     input: I,
+    decimals: Decimals,
 ) -> Result<std::result::Result<Parsed<'s>, Vec<Issue>>> {
-    let mut run = Run { path: Vec::new(), issues: Vec::new() };
+    let mut run = Run { path: Vec::new(), issues: Vec::new(), decimals };
     let value = run.check(schema, &input)?;
     Ok(if run.issues.is_empty() { Ok(value) } else { Err(run.issues) })
 }
@@ -115,6 +118,7 @@ enum Step<'s> {
 struct Run<'s> {
     path: Vec<Step<'s>>,
     issues: Vec<Issue>,
+    decimals: Decimals,
 }
 
 impl<'s> Run<'s> {
@@ -290,7 +294,7 @@ impl<'s> Run<'s> {
     fn any_of<'a, I: Input<'a>>(&mut self, options: &'s [Schema], input: &I) -> Result<Parsed<'s>> {
         let mut errors = Vec::new();
         for option in options {
-            let mut alternative = Run { path: Vec::new(), issues: Vec::new() };
+            let mut alternative = Run { path: Vec::new(), issues: Vec::new(), decimals: self.decimals };
             let value = alternative.check(option, input)?;
             if alternative.issues.is_empty() {
                 return Ok(value);
@@ -357,7 +361,7 @@ impl<'s> Run<'s> {
         if min.is_none() && max.is_none() {
             return Ok(Value::Undefined);
         }
-        if let Some(length) = input.length()? {
+        if let Some(length) = input.length(self.decimals)? {
             let origin = match input.kind() {
                 Kind::String => Origin::String,
                 Kind::Array => Origin::Array,
@@ -465,8 +469,8 @@ mod tests {
     use crate::error::issue::summarize;
 
     fn check(schema: &Schema, json: &str) -> std::result::Result<Value<'static>, String> {
-        let document = crate::json::parse(json.as_bytes()).unwrap();
-        let outcome = validate(schema, &*document).unwrap();
+        let document = crate::json::parse(json.as_bytes(), Decimals::RUST).unwrap();
+        let outcome = validate(schema, &*document, Decimals::RUST).unwrap();
         outcome.map(Value::into_owned).map_err(|issues| summarize(&issues))
     }
 
@@ -481,7 +485,7 @@ mod tests {
             (wide(ANY_MAX_NODES - 1), true),
             (wide(ANY_MAX_NODES), false),
         ] {
-            let document = crate::json::parse(json.as_bytes()).unwrap();
+            let document = crate::json::parse(json.as_bytes(), Decimals::RUST).unwrap();
             assert_eq!(plainly_within_any_limits(&document), plain, "{}", &json[..json.len().min(40)]);
             if plain {
                 assert!(check(&Schema::Any, &json).is_ok(), "what it passes, {{}} passes");

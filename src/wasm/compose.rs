@@ -15,15 +15,17 @@ use super::ops::Status;
 use super::out::Out;
 use super::Input;
 use crate::error::Result;
+use crate::json::decimals::Decimals;
 use crate::prompts::compose::{compose_texts, Budget, ComposeInput, Composition, PromptParts, Texts};
 use crate::prompts::compose::{BASE_MAX, COMPONENTS_MAX, NAME_MAX, TEXT_MAX, VALUE_MAX};
 use crate::prompts::Language;
 use crate::validate::compiled;
 use crate::validate::schema::Record;
+use crate::wasm::decimals::HOST;
 
 /// `[input]`, as any call's arguments.
 pub fn encoded(input: &[u8]) -> Result<Status> {
-    let a = Args::parse(input)?;
+    let a = Args::parse(input, HOST)?;
     let input: ComposeInput = a.options(0, "input", &compiled::COMPOSE_INPUT)?;
     written(compose_texts(&input, &Texts::of(&input.parts), "input")?)
 }
@@ -33,9 +35,9 @@ pub fn encoded(input: &[u8]) -> Result<Status> {
 /// after it (see [`super::raw`]).
 pub fn raw(given: Input<'_>, head_end: f64) -> Result<Status> {
     let (mut lengths, head, mut raw) = super::raw::split(given, head_end, "composePrompt")?;
-    let input = match plain_head(head) {
+    let input = match plain_head(head, HOST) {
         Some(input) => input,
-        None => Args::parse(head)?.options(0, "input", &compiled::COMPOSE_INPUT)?,
+        None => Args::parse(head, HOST)?.options(0, "input", &compiled::COMPOSE_INPUT)?,
     };
     // (No length where one is due is one past the texts.)
     let length = |word: Option<u32>| word.map_or(usize::MAX, |n| n as usize);
@@ -62,8 +64,8 @@ pub fn raw(given: Input<'_>, head_end: f64) -> Result<Status> {
 /// what is wrong, so the answer never depends on which path ran (see the tests). It
 /// was a tenth of `composePrompt`'s time: the general path builds a value tree, checks
 /// it against the schema with copies, then converts it.
-fn plain_head(head: &[u8]) -> Option<ComposeInput> {
-    let mut r = Reader::new(head);
+fn plain_head(head: &[u8], decimals: Decimals) -> Option<ComposeInput> {
+    let mut r = Reader::new(head, decimals);
     r.p.eat(b'[').then_some(())?;
     let mut input = ComposeInput {
         parts: PromptParts {
@@ -110,7 +112,7 @@ fn record<'a, T>(r: &mut Reader<'a>, item: impl FnMut(&mut Reader<'a>) -> Option
 fn budget(r: &mut Reader<'_>) -> Option<Budget> {
     let mut read = [0; 2];
     let seen = r.fields(&["remaining", "total"], &mut |r, field| {
-        let n = r.p.number().ok().filter(|n| n.fract() == 0.0 && (0.0..=100_000.0).contains(n))?;
+        let n = r.p.number(r.decimals).ok().filter(|n| n.fract() == 0.0 && (0.0..=100_000.0).contains(n))?;
         read[field] = n as u32;
         Some(())
     })?;
@@ -142,7 +144,7 @@ mod tests {
 
     /// The general path's reading of a head.
     fn general(head: &[u8]) -> Option<ComposeInput> {
-        Args::parse(head).ok()?.options(0, "input", &compiled::COMPOSE_INPUT).ok()
+        Args::parse(head, Decimals::RUST).ok()?.options(0, "input", &compiled::COMPOSE_INPUT).ok()
     }
 
     /// A head in the JS layer's encoding: mostly what it writes, with the odd member,
@@ -192,7 +194,7 @@ mod tests {
         let heads = crate::test_rng::rounds(30_000);
         for _ in 0..heads {
             let head = head(&mut rng);
-            if let Some(read) = plain_head(head.as_bytes()) {
+            if let Some(read) = plain_head(head.as_bytes(), Decimals::RUST) {
                 taken += 1;
                 assert_eq!(Some(read), general(head.as_bytes()), "{head}");
             }
@@ -204,17 +206,17 @@ mod tests {
     fn a_record_of_many_keys_is_left_to_the_general_path() {
         let values: Vec<String> = (0..MEMBERS_CHECKED + 1).map(|i| format!("\"k{i}\":\"v\"")).collect();
         let head = format!("[{{\"base\":\"\",\"values\":{{{}}}}}]", values.join(","));
-        assert!(plain_head(head.as_bytes()).is_none(), "a look back over every key would be quadratic");
+        assert!(plain_head(head.as_bytes(), Decimals::RUST).is_none(), "a look back over every key would be quadratic");
         let input = general(head.as_bytes()).expect("the general path reads it");
         assert_eq!(input.parts.values.0.len(), MEMBERS_CHECKED + 1);
         let fewer = format!("[{{\"base\":\"\",\"values\":{{{}}}}}]", values[1..].join(","));
-        assert_eq!(plain_head(fewer.as_bytes()), general(fewer.as_bytes()));
+        assert_eq!(plain_head(fewer.as_bytes(), Decimals::RUST), general(fewer.as_bytes()));
     }
 
     #[test]
     fn the_head_the_js_layer_writes_is_plain() {
         let head = br#"[{"features":{"planner_tools":false},"values":{"agent":"Ada"},"base":"","budget":{"remaining":2,"total":4}}]"#;
-        let input = plain_head(head).expect("plain");
+        let input = plain_head(head, Decimals::RUST).expect("plain");
         assert_eq!(input.parts.values.get("agent").map(String::as_str), Some("Ada"));
         assert_eq!(input.budget, Some(Budget { remaining: 2, total: 4 }));
         assert_eq!(Some(input), general(head));

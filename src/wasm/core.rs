@@ -23,6 +23,7 @@ use crate::trail::capsule::{Artifact, ContextCapsule};
 use crate::trail::reasoning::{ReasoningEvent, ReasoningLog};
 use crate::validate::compiled;
 use crate::validate::write_todos::{self, Field, Found, Mistake, Outcome, Span, STATUSES};
+use crate::wasm::decimals::HOST;
 
 thread_local! {
     static PLANNERS: RefCell<Slab<PlannerState>> = const { RefCell::new(Slab::new()) };
@@ -47,16 +48,16 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, now_ms: f64) -> Option<Result
             out.string(WRITE_TODOS_DESCRIPTION.trim_end());
             out.string(WRITE_TODOS_SCHEMA);
         }),
-        Op::ExtractReflection => Args::parse(input).and_then(|a| {
+        Op::ExtractReflection => Args::parse(input, HOST).and_then(|a| {
             let text = a.string(0, "text")?;
             let max_chars = a.whole_or(1, "maxChars", 1, 100_000, DEFAULT_MAX_CHARS as u32)?;
             fields(|out| out.optional_string(extract_reflection(&text, max_chars as usize).as_deref()))
         }),
-        Op::ContextCapsule => Args::parse(input).and_then(|a| {
+        Op::ContextCapsule => Args::parse(input, HOST).and_then(|a| {
             let capsule = ContextCapsule::new(a.object(0, "input", &compiled::CONTEXT_CAPSULE_INPUT)?);
             fields(|out| write_capsule(out, &capsule))
         }),
-        Op::PlannerNew => Args::parse(input).and_then(|a| {
+        Op::PlannerNew => Args::parse(input, HOST).and_then(|a| {
             let planner = PlannerState::new(a.options(0, "options", &compiled::PLANNER_OPTIONS)?);
             number(slab::insert(&PLANNERS, planner)?)
         }),
@@ -65,7 +66,7 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, now_ms: f64) -> Option<Result
             Ok(Status::Nothing)
         }
         Op::PlannerRecordIteration => slab::with(&PLANNERS, handle, |planner| {
-            let names = Args::parse(input)?.names(0, "toolNames", 1024)?;
+            let names = Args::parse(input, HOST)?.names(0, "toolNames", 1024)?;
             let verdict = planner.record_iteration(&names);
             fields(|out| write_verdict(out, &verdict))
         }),
@@ -78,18 +79,18 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, now_ms: f64) -> Option<Result
         // A time that is not a finite number: checked here, so that the error is the
         // same as for any other argument.
         Op::PlannerApplyChecked => slab::with(&PLANNERS, handle, |planner| {
-            let a = Args::parse(input)?;
+            let a = Args::parse(input, HOST)?;
             let now_ms = a.time(1, "nowMs")?;
             let args = match a.get(0) {
                 crate::json::value::Value::String(text) => TodoArgs::Text(text.as_bytes()),
                 value => TodoArgs::Value(value),
             };
-            ack(planner.apply_write_todos(args, now_ms)?)
+            ack(planner.apply_write_todos(args, now_ms, HOST)?)
         }),
         Op::PlannerSnapshot => {
             slab::with(&PLANNERS, handle, |planner| fields(|out| write_snapshot(out, planner.snapshot())))
         }
-        Op::LogNew => Args::parse(input).and_then(|a| {
+        Op::LogNew => Args::parse(input, HOST).and_then(|a| {
             let log = ReasoningLog::new(a.options(0, "options", &compiled::HISTORY_OPTIONS)?);
             number(slab::insert(&LOGS, log)?)
         }),
@@ -98,28 +99,28 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, now_ms: f64) -> Option<Result
             Ok(Status::Nothing)
         }
         Op::LogRecordPlan => slab::with(&LOGS, handle, |log| {
-            let a = Args::parse(input)?;
+            let a = Args::parse(input, HOST)?;
             let snapshot: PlannerSnapshot = a.object(0, "snapshot", &compiled::PLANNER_SNAPSHOT)?;
             let (iteration, now_ms) = (a.whole(1, "iteration", 0, u32::MAX)?, a.time(2, "nowMs")?);
             let event = log.record_plan(&snapshot.todos, iteration, now_ms);
             fields(|out| write_event(out, event))
         }),
         Op::LogRecordAct => slab::with(&LOGS, handle, |log| {
-            let a = Args::parse(input)?;
+            let a = Args::parse(input, HOST)?;
             let tool = a.string(0, "tool")?;
             let (iteration, now_ms) = (a.whole(2, "iteration", 0, u32::MAX)?, a.time(3, "nowMs")?);
-            let event = log.record_act(&tool, &a.get(1), iteration, now_ms)?;
+            let event = log.record_act(&tool, &a.get(1), iteration, now_ms, HOST)?;
             fields(|out| write_event(out, event))
         }),
         Op::LogRecordObs => slab::with(&LOGS, handle, |log| {
-            let a = Args::parse(input)?;
+            let a = Args::parse(input, HOST)?;
             let (tool, output, is_error) = (a.string(0, "tool")?, a.string(1, "output")?, a.boolean(2, "isError")?);
             let (iteration, now_ms) = (a.whole(3, "iteration", 0, u32::MAX)?, a.time(4, "nowMs")?);
             let event = log.record_obs(&tool, &output, is_error, iteration, now_ms);
             fields(|out| write_event(out, event))
         }),
         Op::LogRecordReflection => slab::with(&LOGS, handle, |log| {
-            let a = Args::parse(input)?;
+            let a = Args::parse(input, HOST)?;
             let text = a.string(0, "text")?;
             let (iteration, now_ms) = (a.whole(1, "iteration", 0, u32::MAX)?, a.time(2, "nowMs")?);
             let max_chars = a.whole_or(3, "maxChars", 1, 100_000, DEFAULT_MAX_CHARS as u32)?;
@@ -162,7 +163,7 @@ fn unquoted(literal: &[u8]) -> Result<Vec<u8>> {
 /// anything else through the full path, as JSON.
 fn validate(given: Input<'_>, host: bool) -> Result<Status> {
     let input = given.bytes;
-    match write_todos::read(input, host) {
+    match write_todos::read(input, host, HOST) {
         Outcome::Valid(found) => {
             write_found(given, &found);
             return Ok(Status::Found);
@@ -178,7 +179,7 @@ fn validate(given: Input<'_>, host: bool) -> Result<Status> {
         true => TodoArgs::<&Value>::Host(input),
         false => TodoArgs::Text(input),
     };
-    match todos::validate(args)? {
+    match todos::validate(args, HOST)? {
         WriteTodosValidation::Failure { error, .. } => {
             write(|out| out.issues(&error.issues));
             Ok(Status::Issues)
@@ -222,7 +223,7 @@ fn write_data(out: &mut Out<'_>, data: &Value<'_>) {
 fn apply(planner: &mut PlannerState, given: Input<'_>, host: bool, now_ms: f64) -> Result<Status> {
     let input = given.bytes;
     if planner.refusal().is_none() {
-        match write_todos::read(input, host) {
+        match write_todos::read(input, host, HOST) {
             Outcome::Valid(found) => {
                 let revision = planner.replace_found(input, &found, now_ms);
                 let in_progress = in_progress(&found).map(|i| found.todos[i].id);
@@ -242,7 +243,7 @@ fn apply(planner: &mut PlannerState, given: Input<'_>, host: bool, now_ms: f64) 
         true => TodoArgs::<&Value>::Host(input),
         false => TodoArgs::Text(input),
     };
-    ack(planner.apply_in_full(args, now_ms)?)
+    ack(planner.apply_in_full(args, now_ms, HOST)?)
 }
 
 /// `applyWriteTodos` with arguments read as an object: an accepted call as numbers (the

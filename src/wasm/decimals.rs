@@ -1,13 +1,11 @@
 //! The host's decimal numbers for the core (see `json::decimals`): `parseFloat` reads a
-//! literal as `JSON.parse` rounds it, and `String(n)` gives serde_json's digits.
+//! literal as `JSON.parse` rounds it, and `String(n)` gives serde_json's digits. Every
+//! export passes these, never Rust's own, whose tables the modules leave out.
 
-use crate::json::decimals::{self, Decimals};
+use crate::json::decimals::Decimals;
 
-/// Installs them (once: every call into the module asks, and all but the first find
-/// them there).
-pub fn install() {
-    decimals::install(Decimals { read: js_sys::Number::parse_float, shortest });
-}
+/// The host's decimals.
+pub const HOST: Decimals = Decimals { read: js_sys::Number::parse_float, shortest };
 
 fn shortest(n: f64) -> String {
     js_sys::Number::from(n).to_string_with_radix(10).map(String::from).unwrap_or_default()

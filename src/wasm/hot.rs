@@ -13,6 +13,7 @@
 
 use std::borrow::Cow;
 
+use crate::json::decimals::Decimals;
 use crate::json::value::Value;
 use crate::json::{Decoded, Parser};
 use crate::session::exchange::{
@@ -20,9 +21,12 @@ use crate::session::exchange::{
 };
 use crate::validate::schema::{ANY_MAX_DEPTH, ANY_MAX_NODES};
 
+/// A reader of `[value, nowMs]` when plain, its numbers read with the decimals given.
+pub type Hot<T> = fn(&[u8], Decimals) -> Option<(T, f64)>;
+
 /// `[response, nowMs]`, when plain.
-pub fn model_response(input: &[u8]) -> Option<(ModelResponse, f64)> {
-    let mut r = Reader::new(input);
+pub fn model_response(input: &[u8], decimals: Decimals) -> Option<(ModelResponse, f64)> {
+    let mut r = Reader::new(input, decimals);
     r.p.eat(b'[').then_some(())?;
     let mut response = ModelResponse { text: None, tool_calls: Vec::new() };
     r.fields(&["text", "toolCalls"], &mut |r, field| {
@@ -41,8 +45,8 @@ pub fn model_response(input: &[u8]) -> Option<(ModelResponse, f64)> {
 }
 
 /// `[results, nowMs]`, when plain.
-pub fn tool_results(input: &[u8]) -> Option<(Vec<ToolResult>, f64)> {
-    let mut r = Reader::new(input);
+pub fn tool_results(input: &[u8], decimals: Decimals) -> Option<(Vec<ToolResult>, f64)> {
+    let mut r = Reader::new(input, decimals);
     r.p.eat(b'[').then_some(())?;
     let results = r.array(usize::MAX, Reader::tool_result)?;
     Some((results, r.time()?))
@@ -56,17 +60,18 @@ pub(super) const MEMBERS_CHECKED: usize = 32;
 /// anything else.
 pub(super) struct Reader<'a> {
     pub(super) p: Parser<'a>,
+    pub(super) decimals: Decimals,
 }
 
 impl<'a> Reader<'a> {
-    pub(super) fn new(input: &'a [u8]) -> Self {
-        Reader { p: Parser::unchecked(input) }
+    pub(super) fn new(input: &'a [u8], decimals: Decimals) -> Self {
+        Reader { p: Parser::unchecked(input), decimals }
     }
 
     /// `,nowMs]` and the end: a finite number.
     fn time(&mut self) -> Option<f64> {
         self.p.eat(b',').then_some(())?;
-        let now = self.p.number().ok().filter(|n| n.is_finite())?;
+        let now = self.p.number(self.decimals).ok().filter(|n| n.is_finite())?;
         (self.p.eat(b']') && self.p.at_end()).then_some(now)
     }
 
@@ -95,9 +100,9 @@ impl<'a> Reader<'a> {
                 1 => result.output = r.any(0, &mut 0)?,
                 2 => result.stderr = Some(r.string(0, STDERR_MAX)?),
                 3 => result.is_error = r.boolean()?,
-                4 => result.duration_ms = Some(r.p.number().ok().filter(|n| n.is_finite() && *n >= 0.0)?),
+                4 => result.duration_ms = Some(r.p.number(r.decimals).ok().filter(|n| n.is_finite() && *n >= 0.0)?),
                 _ => {
-                    let code = r.p.number().ok()?;
+                    let code = r.p.number(r.decimals).ok()?;
                     let whole = code.fract() == 0.0 && code >= f64::from(i32::MIN) && code <= f64::from(i32::MAX);
                     result.exit_code = Some(whole.then_some(code as i32)?);
                 }
@@ -205,7 +210,7 @@ impl<'a> Reader<'a> {
     }
 
     pub(super) fn boolean(&mut self) -> Option<bool> {
-        match self.p.scalar().ok()? {
+        match self.p.scalar(self.decimals).ok()? {
             Value::Bool(b) => Some(b),
             _ => None,
         }
@@ -225,7 +230,7 @@ impl<'a> Reader<'a> {
             b'{' if depth < ANY_MAX_DEPTH => Value::Object(self.members(|r| r.any(depth + 1, nodes))?),
             b'[' if depth < ANY_MAX_DEPTH => Value::Array(self.array(usize::MAX, |r| r.any(depth + 1, nodes))?),
             // (Not reading host values, the parser's scalars are JSON's.)
-            _ => self.p.scalar().ok()?,
+            _ => self.p.scalar(self.decimals).ok()?,
         })
     }
 }
@@ -241,7 +246,7 @@ mod tests {
         input: &[u8],
         schema: &'static crate::validate::schema::Schema,
     ) -> Option<(T, f64)> {
-        let a = Args::parse(input).ok()?;
+        let a = Args::parse(input, Decimals::RUST).ok()?;
         Some((a.object(0, "value", schema).ok()?, a.time(1, "nowMs").ok()?))
     }
 
@@ -368,14 +373,14 @@ mod tests {
     fn agrees<T: crate::json::from_value::FromValue + PartialEq + std::fmt::Debug>(
         seed: u64,
         generate: fn(&mut Gen) -> String,
-        hot: fn(&[u8]) -> Option<(T, f64)>,
+        hot: Hot<T>,
         schema: &'static crate::validate::schema::Schema,
     ) {
         let (mut g, mut taken) = (Gen(crate::test_rng::Rng::for_test(seed)), 0);
         let inputs = crate::test_rng::rounds(20_000);
         for _ in 0..inputs {
             let input = generate(&mut g);
-            if let Some(read) = hot(input.as_bytes()) {
+            if let Some(read) = hot(input.as_bytes(), Decimals::RUST) {
                 taken += 1;
                 assert_eq!(Some(read), general(input.as_bytes(), schema), "{input}");
             }
@@ -396,10 +401,10 @@ mod tests {
     #[test]
     fn a_typical_response_and_its_results_take_the_hot_path() {
         let response = br#"[{"text":"Looking.","toolCalls":[{"id":"c1","name":"grep","args":"{\"q\":\"bug\"}"}]},1]"#;
-        let (read, now) = model_response(response).expect("plain");
+        let (read, now) = model_response(response, Decimals::RUST).expect("plain");
         assert_eq!((read.tool_calls[0].name.as_str(), now), ("grep", 1.0));
         let results = br#"[[{"id":"c1","output":"src/a.rs:1: bug","isError":false,"durationMs":3}],2]"#;
-        let (read, _) = tool_results(results).expect("plain");
+        let (read, _) = tool_results(results, Decimals::RUST).expect("plain");
         assert_eq!(read[0].duration_ms, Some(3.0));
     }
 }

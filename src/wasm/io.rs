@@ -72,7 +72,7 @@ pub fn json_text(text: &[u8]) -> Result<Status, crate::error::Error> {
 #[cfg(feature = "session")]
 pub fn set_json<T: serde::Serialize + ?Sized>(value: &T) -> Result<(), crate::error::Error> {
     // (Its error's text would carry every message of serde_json into the module.)
-    set_text_with(|out| crate::json::write::to_writer(out, value))
+    set_text_with(|out| crate::json::write::to_writer(out, value, super::decimals::HOST))
         .map_err(|_| crate::error::Error::internal("a result that is not JSON"))
 }
 

@@ -70,7 +70,6 @@ fn start() {
 /// which the JS layer sees for free), so that offsets need no conversion.
 #[wasm_bindgen]
 pub fn pl_call(op: u32, handle: u32, len: usize, number: f64, ascii: bool) -> u32 {
-    decimals::install();
     let result = io::with_input(len, |input| match Op::from_code(op) {
         Some(op) => dispatch(op, handle, Input { bytes: input, ascii }, number),
         None => Err(Error::internal("an unknown operation")),

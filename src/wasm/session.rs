@@ -20,6 +20,7 @@ use crate::session::exchange::{Decision, ModelResponse, ToolCallInput, ToolResul
 use crate::session::review::{PlanReview, PlanReviewStore};
 use crate::session::Session;
 use crate::sort::sort_by;
+use crate::wasm::decimals::HOST;
 
 thread_local! {
     static SESSIONS: RefCell<Slab<Session>> = const { RefCell::new(Slab::new()) };
@@ -31,26 +32,26 @@ thread_local! {
 pub fn call(op: Op, handle: u32, given: Input<'_>, head: f64) -> Option<Result<Status>> {
     let input = given.bytes;
     let with = |work: &dyn Fn(&mut Session, Args<'_>) -> Result<Status>| {
-        slab::with(&SESSIONS, handle, |session| work(session, Args::parse(input)?))
+        slab::with(&SESSIONS, handle, |session| work(session, Args::parse(input, HOST)?))
     };
     Some(match op {
         Op::ComposePrompt => compose::encoded(input),
         Op::ComposeTexts => compose::raw(given, head),
-        Op::SessionNew => Args::parse(input).and_then(|a| {
+        Op::SessionNew => Args::parse(input, HOST).and_then(|a| {
             let config: crate::session::config::SessionConfig = a.options(0, "config", &compiled::SESSION_CONFIG)?;
             config.check("config")?;
-            let session = Session::new(config);
+            let session = Session::with_decimals(config, HOST);
             number(slab::insert(&SESSIONS, session)?)
         }),
         Op::SessionFree => {
             slab::remove(&SESSIONS, handle);
             Ok(Status::Nothing)
         }
-        Op::SessionRestore => Args::parse(input).and_then(|a| {
+        Op::SessionRestore => Args::parse(input, HOST).and_then(|a| {
             // The object `snapshot()` returned, or its JSON text.
             let session = match a.value(0)? {
-                Value::String(text) => Session::restore_json(text)?,
-                value => Session::restore(value)?,
+                Value::String(text) => Session::restore_json_with_decimals(text, HOST)?,
+                value => Session::restore_with_decimals(value, HOST)?,
             };
             number(slab::insert(&SESSIONS, session)?)
         }),
@@ -104,7 +105,9 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, head: f64) -> Option<Result<S
         Op::SessionCapsule => with(&|s, _| json(&s.capsule())),
         Op::SessionSteps => with(&|s, _| json(&s.steps())),
         Op::SessionReasoning => with(&|s, _| json(&s.reasoning().collect::<Vec<_>>())),
-        Op::SessionToolDefinitions => with(&|s, _| json(&tools::session_tool_definitions(&s.answered_dialects())?)),
+        Op::SessionToolDefinitions => {
+            with(&|s, _| json(&tools::session_tool_definitions(&s.answered_dialects(), HOST)?))
+        }
         Op::SessionMayHold => with(&|s, a| json(&s.config().tools.may_hold(&a.string(0, "tool")?))),
         Op::SessionNextCall => with(&|s, a| json(&s.next_call(a.time(0, "nowMs")?))),
         Op::ReviewsNew => number(slab::insert(&REVIEWS, PlanReviewStore::default()).unwrap_or(0)),
@@ -112,17 +115,17 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, head: f64) -> Option<Result<S
             slab::remove(&REVIEWS, handle);
             Ok(Status::Nothing)
         }
-        Op::ReviewsFromJson => Args::parse(input).and_then(|a| {
+        Op::ReviewsFromJson => Args::parse(input, HOST).and_then(|a| {
             let store: PlanReviewStore = a.object(0, "data", &compiled::PLAN_REVIEW_STORE)?;
             number(slab::insert(&REVIEWS, store)?)
         }),
         Op::ReviewsPut => slab::with(&REVIEWS, handle, |store| {
-            let review: PlanReview = Args::parse(input)?.object(0, "review", &compiled::PLAN_REVIEW)?;
+            let review: PlanReview = Args::parse(input, HOST)?.object(0, "review", &compiled::PLAN_REVIEW)?;
             store.put(review);
             Ok(Status::Nothing)
         }),
         Op::ReviewsTake => slab::with(&REVIEWS, handle, |store| {
-            let a = Args::parse(input)?;
+            let a = Args::parse(input, HOST)?;
             let (user_id, chat_id) = (a.string_or_absent(0, "userId")?, a.string_or_absent(1, "chatId")?);
             json(&store.take(user_id.as_deref(), chat_id.as_deref(), a.time(2, "nowMs")?))
         }),
@@ -180,11 +183,11 @@ fn take_texts<T>(items: &mut [T], field: fn(&mut T) -> &mut Value<'static>, mut 
 /// which also says what is wrong.
 fn value_and_time<T: FromValue>(
     input: &[u8],
-    hot: fn(&[u8]) -> Option<(T, f64)>,
+    hot: hot::Hot<T>,
     name: &str,
     schema: &'static Schema,
 ) -> Result<(T, f64)> {
-    match hot(input) {
+    match hot(input, HOST) {
         Some(read) => Ok(read),
         None => {
             let (value, now_ms) = checked_and_time(input, name, schema)?;
@@ -196,6 +199,6 @@ fn value_and_time<T: FromValue>(
 /// `[value, nowMs]` read the general way, the value as `schema` passes it: the part of
 /// [`value_and_time`] its instances share.
 fn checked_and_time(input: &[u8], name: &str, schema: &'static Schema) -> Result<(Value<'static>, f64)> {
-    let a = Args::parse(input)?;
+    let a = Args::parse(input, HOST)?;
     Ok((a.checked(0, name, schema)?, a.time(1, "nowMs")?))
 }

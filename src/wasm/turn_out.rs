@@ -7,6 +7,7 @@
 use super::out::Out;
 use crate::json::write::write_value;
 use crate::session::exchange::{NextCall, ToolCall, ToolMessage, ToolResultsOutcome};
+use crate::wasm::decimals::HOST;
 
 /// A `runTools` decision: its calls, its replies, then `next`. The arguments of the calls
 /// in `copied` (sorted ids) go as an empty string: the JS layer has them (see
@@ -18,7 +19,7 @@ pub fn run_tools(out: &mut Out<'_>, calls: &[ToolCall], replies: &[ToolMessage],
         out.string(&call.name);
         match copied.binary_search(&call.id).is_ok() {
             true => out.string(""),
-            false => out.string_with(|text| write_value(text, &call.args)),
+            false => out.string_with(|text| write_value(text, &call.args, HOST)),
         }
     }
     messages(out, replies);

@@ -4,6 +4,7 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use planloop::wasm::decimals::HOST;
 use planloop::wasm::ops::{Op, Status};
 use planloop::wasm::{pl_call, pl_header, pl_input};
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -291,12 +292,10 @@ fn the_header_is_four_words() {
 }
 
 /// In the module, number literals that are not small integers are read by the host's
-/// `parseFloat` (`json::number::decimal`): each reads to the very double `JSON.parse`
+/// `parseFloat` ([`HOST`], which the module passes in): each reads to the very double `JSON.parse`
 /// gives, halfway cases, subnormals, overflow and long mantissas included.
 #[wasm_bindgen_test]
 fn number_literals_read_as_json_parse_reads_them() {
-    // As every call into the module does first.
-    planloop::wasm::decimals::install();
     let mut literals: Vec<String> = [
         "0.1",
         "-0.0",
@@ -336,7 +335,7 @@ fn number_literals_read_as_json_parse_reads_them() {
         literals.push(format!("{sign}{mantissa}e{}", next(660) as i64 - 340));
     }
     for literal in &literals {
-        let ours = match *planloop::json::parse(literal.as_bytes()).expect(literal) {
+        let ours = match *planloop::json::parse(literal.as_bytes(), HOST).expect(literal) {
             planloop::json::value::Value::Number(n) => n,
             ref other => panic!("{literal}: {other:?}"),
         };
@@ -345,13 +344,11 @@ fn number_literals_read_as_json_parse_reads_them() {
     }
 }
 
-/// In the module, floats are written from the host's shortest digits
-/// (`json::float::write_float`): byte for byte what serde_json writes, ties between two
+/// In the module, floats are written from the host's shortest digits ([`HOST`], by
+/// `json::float::write_float`): byte for byte what serde_json writes, ties between two
 /// shortest digit strings (`1658206780088562.2`) and every layout included.
 #[wasm_bindgen_test]
 fn floats_are_written_as_serde_json_writes_them() {
-    // As every call into the module does first.
-    planloop::wasm::decimals::install();
     let mut numbers = vec![1.6582067800885623e15, 0.1, 1e-5, 1e-6, 1.5e16, 5e-324, f64::MAX, -0.0, 1e21, 0.1 + 0.2];
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     for _ in 0..20_000 {
@@ -361,7 +358,7 @@ fn floats_are_written_as_serde_json_writes_them() {
     }
     for n in numbers {
         let mut ours = Vec::new();
-        planloop::json::float::write_float(&mut ours, n);
+        planloop::json::float::write_float(&mut ours, n, HOST);
         assert_eq!(String::from_utf8(ours).unwrap(), serde_json::to_string(&n).unwrap(), "{n:e}");
     }
 }

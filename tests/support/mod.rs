@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+use planloop::json::decimals::Decimals;
 use planloop::json::value::Value;
 use planloop::session::approval::{ToolClass, ToolPolicy};
 use planloop::session::config::SessionConfig;
@@ -89,7 +90,7 @@ impl Drive {
 }
 
 pub fn args(json: &str) -> Value<'static> {
-    planloop::json::parse(json.as_bytes()).expect("test args are JSON").into_shallow().into_owned()
+    planloop::json::parse(json.as_bytes(), Decimals::RUST).expect("test args are JSON").into_shallow().into_owned()
 }
 
 pub fn call(id: &str, name: &str, json: &str) -> ToolCallInput {
@@ -127,7 +128,7 @@ pub fn todos(items: &[(&str, &str)]) -> String {
 
 /// The snapshot document of `session`, as JSON values.
 pub fn document(session: &Session) -> Value<'static> {
-    args(&session.snapshot().unwrap().to_json().unwrap())
+    args(&session.snapshot().unwrap().to_json(Decimals::RUST).unwrap())
 }
 
 /// Sets `path` in `value` to `new`.
@@ -147,7 +148,7 @@ pub fn set(value: &mut Value<'static>, path: &[&str], new: Value<'static>) {
 
 /// `value` with a checksum that matches it again (as a forger would write).
 pub fn resealed(mut value: Value<'static>) -> Value<'static> {
-    let sum = planloop::snapshot::checksum(&value);
+    let sum = planloop::snapshot::checksum(&value, Decimals::RUST);
     set(&mut value, &["checksum"], Value::String(sum.into()));
     value
 }

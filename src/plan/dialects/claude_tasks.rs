@@ -230,6 +230,7 @@ pub fn created_id(answer: &str) -> Option<String> {
 mod tests {
     use super::super::{request_answered, DialectArgs, Request, TodoWriteArgs, TodoWriteItem};
     use super::*;
+    use crate::json::decimals::Decimals;
 
     fn todo_write(items: &[(Option<&str>, &str)]) -> DialectArgs {
         let item = |(id, content): &(Option<&str>, &str)| TodoWriteItem {
@@ -268,7 +269,7 @@ mod tests {
 
     /// The list after a call, and its answer (the list unchanged for an answer alone).
     fn apply(current: &[Todo], args: DialectArgs, answer: Option<&str>) -> (Vec<Todo>, String) {
-        match request_answered(args, current, answer) {
+        match request_answered(args, current, answer, Decimals::RUST) {
             Ok(Request::Replace { todos, reply, .. }) => (todos, reply),
             Ok(Request::Answer(text)) | Err(text) => (current.to_vec(), text),
         }

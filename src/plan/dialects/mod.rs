@@ -42,6 +42,7 @@ pub use status::CancellableStatus;
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use crate::json::decimals::Decimals;
 use crate::json::from_value::enum_from_value;
 use crate::json::value::Value;
 use crate::plan::todos::{Todo, TodoStatus};
@@ -271,14 +272,20 @@ fn strings_object(members: &[(&str, &str)]) -> Value<'static> {
 
 /// The planner request of a dialect call whose arguments passed their schema, or the
 /// message that refuses it; `current` is the list it may patch (Cursor's `merge`,
-/// Claude Code's tasks). An empty list clears the todos, as the original tools do.
-pub fn request(args: DialectArgs, current: &[Todo]) -> Result<Request, String> {
-    request_answered(args, current, None)
+/// Claude Code's tasks). An empty list clears the todos, as the original tools do. An
+/// answer that echoes the list as JSON writes it with `decimals`.
+pub fn request(args: DialectArgs, current: &[Todo], decimals: Decimals) -> Result<Request, String> {
+    request_answered(args, current, None, decimals)
 }
 
 /// [`request`] for a call the agent's own tool answered with `answer` (observed): where
 /// the answer holds what the call does not (a new task's id), it is read from there.
-pub fn request_answered(args: DialectArgs, current: &[Todo], answer: Option<&str>) -> Result<Request, String> {
+pub fn request_answered(
+    args: DialectArgs,
+    current: &[Todo],
+    answer: Option<&str>,
+    decimals: Decimals,
+) -> Result<Request, String> {
     let reading = match args {
         DialectArgs::TodoWrite(args) => claude_code::read(args),
         DialectArgs::TaskCreate(args) => claude_tasks::create(args, current, answer.and_then(created_id)),
@@ -289,9 +296,9 @@ pub fn request_answered(args: DialectArgs, current: &[Todo], answer: Option<&str
         DialectArgs::UpdateTodoList(args) => roo::read(args)?,
         DialectArgs::TaskTracker(args) => openhands::read(args, current)?,
         DialectArgs::GeminiWriteTodos(args) => gemini::read(args)?,
-        DialectArgs::LangChainWriteTodos(args) => langchain::read(args),
+        DialectArgs::LangChainWriteTodos(args) => langchain::read(args, decimals),
         DialectArgs::CursorTodoWrite(args) => cursor::read(args, current)?,
-        DialectArgs::OpenCodeTodoWrite(args) => opencode::read(args),
+        DialectArgs::OpenCodeTodoWrite(args) => opencode::read(args, decimals),
         DialectArgs::DroidTodoWrite(args) => droid::read(args)?,
         DialectArgs::TaskProgress(args) => cline::read(args)?,
     };
@@ -350,7 +357,7 @@ mod tests {
 
     /// A call's request on an empty list.
     fn ask(args: DialectArgs) -> Result<Request, String> {
-        request(args, &[])
+        request(args, &[], Decimals::RUST)
     }
 
     fn todo_write(items: &[(&str, TodoStatus)]) -> DialectArgs {

@@ -5,6 +5,7 @@ use schemars::JsonSchema;
 
 use super::status::CancellableStatus;
 use super::{strings_object, Item, Reading, MAX_TODOS};
+use crate::json::decimals::Decimals;
 use crate::json::from_value::struct_from_value;
 use crate::json::value::Value;
 use crate::json::write::stringify_pretty;
@@ -40,7 +41,7 @@ pub struct OpenCodeTodoWriteArgs {
 struct_from_value!(OpenCodeTodoWriteArgs { todos });
 
 /// The items, and OpenCode's answer: the list as `JSON.stringify(todos, null, 2)`.
-pub(super) fn read(args: OpenCodeTodoWriteArgs) -> Reading {
+pub(super) fn read(args: OpenCodeTodoWriteArgs, decimals: Decimals) -> Reading {
     let echoed = args.todos.iter().map(|t| {
         let given = [("priority", &t.priority), ("id", &t.id)];
         let optional = given.iter().filter_map(|(key, value)| Some((*key, value.as_deref()?)));
@@ -48,7 +49,7 @@ pub(super) fn read(args: OpenCodeTodoWriteArgs) -> Reading {
             [("content", t.content.as_str()), ("status", t.status.as_str())].into_iter().chain(optional).collect();
         strings_object(&members)
     });
-    let reply = stringify_pretty(&Value::Array(echoed.collect()));
+    let reply = stringify_pretty(&Value::Array(echoed.collect()), decimals);
     let items: Vec<Item> = args.todos.into_iter().map(|t| (t.id, t.content, t.status.todo_status())).collect();
     Reading::replace(items, &reply)
 }

@@ -212,6 +212,7 @@ fn is_component_name(name: &str) -> bool {
 mod tests {
     use super::*;
     use crate::error::issue::format_path;
+    use crate::json::decimals::Decimals;
 
     #[test]
     fn repeats_marks_each_name_that_stands_before() {
@@ -227,8 +228,13 @@ mod tests {
 
     /// Composes from JSON text through the schema, as `composePrompt` does from JS.
     fn run(input: &str) -> Result<Composed> {
-        let document = crate::json::parse(input.as_bytes()).expect("test input is JSON");
-        compose(&crate::validate::args::options(&*document, "input", &crate::validate::compiled::COMPOSE_INPUT)?)
+        let document = crate::json::parse(input.as_bytes(), Decimals::RUST).expect("test input is JSON");
+        compose(&crate::validate::args::options(
+            &*document,
+            "input",
+            &crate::validate::compiled::COMPOSE_INPUT,
+            Decimals::RUST,
+        )?)
     }
 
     fn ok(input: &str) -> Composed {

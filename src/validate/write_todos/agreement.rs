@@ -20,7 +20,7 @@ fn full(text: &str, host: bool) -> Option<Answer> {
         true => Args::<&crate::json::value::Value>::Host(text.as_bytes()),
         false => Args::Text(text.as_bytes()),
     };
-    Some(match validate(args).ok()? {
+    Some(match validate(args, Decimals::RUST).ok()? {
         WriteTodosValidation::Success { data, .. } => Ok(serde_json::to_string(&data).unwrap()),
         WriteTodosValidation::Failure { error, .. } => Err(error.issues),
     })
@@ -38,7 +38,7 @@ fn one_pass_answer(text: &str) -> Answer {
 
 /// The one-pass reader's answer, in the full path's terms; `None` when it is unsure.
 fn one_pass(text: &str, host: bool) -> Option<Answer> {
-    Some(match read(text.as_bytes(), host) {
+    Some(match read(text.as_bytes(), host, Decimals::RUST) {
         Outcome::Valid(found) => Ok(data(&found, text.as_bytes())),
         Outcome::Invalid(mistakes) => Err(mistakes.iter().map(Mistake::issue).collect()),
         Outcome::NotJson(error) => Err(vec![error.issue()]),

@@ -17,12 +17,13 @@ use super::{
     STATUSES,
 };
 use crate::error::issue::Origin;
+use crate::json::decimals::Decimals;
 use crate::json::Parser;
 
 /// What the compact layout says, when `text` has it: valid arguments, or the plain
 /// mistakes of values out of their limits, in zod's order.
-pub fn read(text: &[u8]) -> Option<Outcome> {
-    let mut at = Cursor { text, pos: 0, mistakes: Vec::new() };
+pub fn read(text: &[u8], decimals: Decimals) -> Option<Outcome> {
+    let mut at = Cursor { text, pos: 0, decimals, mistakes: Vec::new() };
     at.literal(b"{\"todos\":[")?;
     let mut todos = FoundTodos::EMPTY;
     let mut count = 0usize;
@@ -70,6 +71,8 @@ pub fn read(text: &[u8]) -> Option<Outcome> {
 struct Cursor<'a> {
     text: &'a [u8],
     pos: usize,
+    /// For the numbers of the items past the eighth, read only to be skipped.
+    decimals: Decimals,
     mistakes: Vec<Mistake>,
 }
 
@@ -138,7 +141,7 @@ impl Cursor<'_> {
         parser.set_position(self.pos);
         loop {
             parser.skip_whitespace();
-            parser.skip_value().ok()?;
+            parser.skip_value(self.decimals).ok()?;
             parser.skip_whitespace();
             if parser.eat(b']') {
                 break;
@@ -182,9 +185,9 @@ mod tests {
             },
         ];
         for text in &texts {
-            let compact = read(text.as_bytes());
+            let compact = read(text.as_bytes(), Decimals::RUST);
             assert!(compact.is_some(), "read the short way: {text}");
-            assert_eq!(compact, Some(reader::read(text.as_bytes(), false)), "{text}");
+            assert_eq!(compact, Some(reader::read(text.as_bytes(), false, Decimals::RUST)), "{text}");
         }
     }
 
@@ -203,11 +206,15 @@ mod tests {
             r#"{"todos":[{"id":"a","content":"b","status":"pending"}],"note":"n","focus":"f"}"#,
         ];
         for text in others {
-            assert_eq!(read(text.as_bytes()), None, "{text}");
+            assert_eq!(read(text.as_bytes(), Decimals::RUST), None, "{text}");
         }
         let wtf8 = b"{\"todos\":[{\"id\":\"\xed\xa0\x80\",\"content\":\"b\",\"status\":\"pending\"}]}";
-        assert_eq!(read(wtf8), None, "a lone surrogate (WTF-8) is not sliced");
+        assert_eq!(read(wtf8, Decimals::RUST), None, "a lone surrogate (WTF-8) is not sliced");
         let cut = format!(r#"{{"todos":[{},{{"id":"#, vec![todo("a", "pending"); 8].join(","));
-        assert_eq!(read(cut.as_bytes()), None, "a ninth item that is not JSON: the general reader says how");
+        assert_eq!(
+            read(cut.as_bytes(), Decimals::RUST),
+            None,
+            "a ninth item that is not JSON: the general reader says how"
+        );
     }
 }

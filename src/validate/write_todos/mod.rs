@@ -33,6 +33,7 @@ pub use object::{check_object, GivenTodo};
 use std::borrow::Cow;
 
 use crate::error::issue::{Expected, Issue, Origin, PathSegment};
+use crate::json::decimals::Decimals;
 use crate::json::{Decoded, JsonError, Parser};
 
 /// The statuses the schema allows, in its order; a todo's `status` is an index here.
@@ -232,15 +233,16 @@ const NOTE: (usize, usize) = (0, 200);
 /// model's. A `Session` answers `write_todos` the full way instead
 /// ([`crate::plan::planner::PlannerState::apply_in_full`]): the call is one of a
 /// decision's several, and this pass (22 KB of code in the session module, 9 KB gzip)
-/// would only repeat the full path's answer faster.
-pub fn read(text: &[u8], host: bool) -> Outcome {
-    if let Some(outcome) = compact::read(text) {
+/// would only repeat the full path's answer faster. Decimal numbers are read with
+/// `decimals`.
+pub fn read(text: &[u8], host: bool, decimals: Decimals) -> Outcome {
+    if let Some(outcome) = compact::read(text, decimals) {
         return outcome;
     }
-    match reader::read(text, host) {
+    match reader::read(text, host, decimals) {
         // Checked only when the reader stops: what it cannot read may not be JSON at all
         // (a model's call cut short), and that needs no tree to tell.
-        Outcome::Unsure if !host => crate::json::syntax_error(text).map_or(Outcome::Unsure, Outcome::NotJson),
+        Outcome::Unsure if !host => crate::json::syntax_error(text, decimals).map_or(Outcome::Unsure, Outcome::NotJson),
         outcome => outcome,
     }
 }
@@ -258,14 +260,14 @@ mod tests {
     }
 
     fn valid(text: &str) -> Option<Found> {
-        match read(text.as_bytes(), false) {
+        match read(text.as_bytes(), false, Decimals::RUST) {
             Outcome::Valid(found) => Some(found),
             _ => None,
         }
     }
 
     fn messages(text: &str) -> Vec<String> {
-        match read(text.as_bytes(), false) {
+        match read(text.as_bytes(), false, Decimals::RUST) {
             Outcome::Invalid(mistakes) => {
                 mistakes.iter().map(|m| m.issue()).map(|i| format!("{:?} {}", i.path(), i.message())).collect()
             }
@@ -329,8 +331,8 @@ mod tests {
     #[test]
     fn undefined_is_an_optional_keys_value_only_in_a_hosts_value() {
         let text = br#"{"todos":[{"id":"a","content":"c","status":"pending"}],"focus":undefined}"#;
-        assert!(matches!(read(text, true), Outcome::Valid(Found { focus: Field::Undefined, .. })));
-        assert!(matches!(read(text, false), Outcome::NotJson(_)));
+        assert!(matches!(read(text, true, Decimals::RUST), Outcome::Valid(Found { focus: Field::Undefined, .. })));
+        assert!(matches!(read(text, false, Decimals::RUST), Outcome::NotJson(_)));
     }
 
     #[test]
@@ -343,7 +345,7 @@ mod tests {
             r#"{"todos":<a100000>}"#.to_string(),
             format!(r#"<o"Map",0>{{{todos}}}"#),
         ] {
-            assert_eq!(read(text.as_bytes(), true), Outcome::Unsure, "{text}");
+            assert_eq!(read(text.as_bytes(), true, Decimals::RUST), Outcome::Unsure, "{text}");
         }
     }
 
@@ -357,8 +359,8 @@ mod tests {
             r#"{"todos":[{"id":"a" "content":"b","status":"pending"}]}"#,
             "",
         ] {
-            let expected = crate::json::parse(text.as_bytes()).expect_err(text);
-            assert_eq!(read(text.as_bytes(), false), Outcome::NotJson(expected), "{text}");
+            let expected = crate::json::parse(text.as_bytes(), Decimals::RUST).expect_err(text);
+            assert_eq!(read(text.as_bytes(), false, Decimals::RUST), Outcome::NotJson(expected), "{text}");
         }
     }
 }

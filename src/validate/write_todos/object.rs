@@ -35,6 +35,7 @@ mod tests {
     use super::super::agreement::data;
     use super::super::{read, Outcome, Span, MAX_TODOS, STATUSES};
     use super::*;
+    use crate::json::decimals::Decimals;
     use crate::test_rng::{rounds, Rng};
 
     /// A value where the schema wants a string, as generated.
@@ -144,7 +145,7 @@ mod tests {
             member(&mut members, "note", &note);
             let encoded = format!("{{{}}}", members.join(","));
             let (focus, note) = (text(&focus, &mut texts), text(&note, &mut texts));
-            match (read(encoded.as_bytes(), true), check_object(list, &todos, focus, note)) {
+            match (read(encoded.as_bytes(), true, Decimals::RUST), check_object(list, &todos, focus, note)) {
                 (Outcome::Valid(by_text), Ok(by_object)) => {
                     assert_eq!(data(&by_text, encoded.as_bytes()), data(&by_object, texts.as_bytes()), "{encoded}");
                     valid += 1;

@@ -9,12 +9,14 @@ use super::checks::{Checks, Text};
 use super::scan::scan_plain;
 use super::{Mistake, Outcome, Place, Source, Span, What, MAX_TODOS, STATUSES};
 use crate::error::issue::{Expected, Origin};
+use crate::json::decimals::Decimals;
 use crate::json::value::{Document, Host, Value};
 use crate::json::{Decoded, Parser, Tagged};
 use crate::validate::input::{scalar_name, Input};
 
-pub fn read(text: &[u8], host: bool) -> Outcome {
-    match (Reader { p: Parser::unchecked(text).reading_host(host), host, checks: Checks::new() }).root() {
+pub fn read(text: &[u8], host: bool, decimals: Decimals) -> Outcome {
+    let p = Parser::unchecked(text).reading_host(host);
+    match (Reader { p, host, decimals, checks: Checks::new() }).root() {
         Some(outcome) => outcome,
         None => Outcome::Unsure,
     }
@@ -23,6 +25,7 @@ pub fn read(text: &[u8], host: bool) -> Outcome {
 pub(super) struct Reader<'a> {
     pub(super) p: Parser<'a>,
     host: bool,
+    decimals: Decimals,
     checks: Checks,
 }
 
@@ -53,7 +56,7 @@ impl<'a> Reader<'a> {
                 note = reader.text()?;
                 Some(())
             }
-            _ => reader.p.skip_value().ok(),
+            _ => reader.p.skip_value(reader.decimals).ok(),
         })?;
         self.end()?;
         Some(match self.checks.finish(todos, focus, note) {
@@ -80,7 +83,7 @@ impl<'a> Reader<'a> {
                     self.todo(count)?;
                 } else {
                     // Past the limit zod reads no item: only the list's shape matters.
-                    self.p.skip_value().ok()?;
+                    self.p.skip_value(self.decimals).ok()?;
                 }
                 count += 1;
                 self.p.skip_whitespace();
@@ -116,7 +119,7 @@ impl<'a> Reader<'a> {
                 status = Some(reader.status()?);
                 Some(())
             }
-            _ => reader.p.skip_value().ok(),
+            _ => reader.p.skip_value(reader.decimals).ok(),
         })?;
         self.checks.todo(index, id, content, status.flatten());
         Some(())
@@ -222,7 +225,7 @@ impl<'a> Reader<'a> {
             b'[' | b'{' => self.measured(),
             b'<' if self.host => self.tagged(),
             // (A number too large for a double is an infinity, and zod names it so.)
-            _ => match self.p.scalar().ok()? {
+            _ => match self.p.scalar(self.decimals).ok()? {
                 Value::Undefined => Some(Text::Undefined),
                 scalar => Some(Text::Other(scalar_name(&scalar), None)),
             },
@@ -233,20 +236,20 @@ impl<'a> Reader<'a> {
     /// full path reads of it: its type's name, and its `length` as zod's length checks
     /// read it (an array's count; an object's `Number(length)`, inherited or own).
     fn measured(&mut self) -> Option<Text> {
-        let value = Document::new(self.p.value().ok()?);
+        let value = Document::new(self.p.value(self.decimals).ok()?);
         let value: &Value<'_> = &value;
         let (name, origin) = match value {
             Value::Array(_) => ("array", Origin::Array),
             _ => ("object", Origin::Unknown),
         };
-        Some(Text::Other(name, value.length().ok()?.map(|length| (origin, length))))
+        Some(Text::Other(name, value.length(self.decimals).ok()?.map(|length| (origin, length))))
     }
 
     /// A host's tagged value where a string goes: a function (whose `length` zod checks),
     /// a symbol or a bigint. Any other (a value whose reading threw, one cut off, a long
     /// array, an object of a class) is for the full path.
     fn tagged(&mut self) -> Option<Text> {
-        let Tagged::Value(Value::Host(host)) = self.p.tag().ok()? else { return None };
+        let Tagged::Value(Value::Host(host)) = self.p.tag(self.decimals).ok()? else { return None };
         match *host {
             Host::Function(length) => Some(Text::Other("function", Some((Origin::Unknown, length)))),
             Host::Symbol => Some(Text::Other("symbol", None)),
@@ -258,7 +261,7 @@ impl<'a> Reader<'a> {
     /// A JSON primitive or an array where an object goes: its type name for zod.
     fn primitive_or_array(&mut self) -> Option<&'static str> {
         if self.p.peek()? == b'[' {
-            self.p.skip_value().ok()?;
+            self.p.skip_value(self.decimals).ok()?;
             return Some("array");
         }
         match self.text()? {
