@@ -166,20 +166,49 @@ impl PlannerState {
         now_ms: f64,
         decimals: Decimals,
     ) -> Result<PlannerAck> {
-        if self.guard.refusal().is_none() {
-            if let Args::Text(text) | Args::Host(text) = args {
-                match write_todos::read(text, matches!(args, Args::Host(_)), decimals) {
-                    Outcome::Valid(found) => {
-                        self.replace_found(text, &found, now_ms);
-                        return Ok(PlannerAck::Accepted(self.accepted()));
-                    }
-                    Outcome::Invalid(mistakes) => return Ok(rejected(mistakes.iter().map(Mistake::issue).collect())),
-                    Outcome::NotJson(error) => return Ok(rejected(vec![error.issue()])),
-                    Outcome::Unsure => {}
-                }
+        let applied = match args {
+            Args::Text(text) => self.apply_text(text, false, now_ms, decimals)?,
+            Args::Host(text) => self.apply_text(text, true, now_ms, decimals)?,
+            args => return self.apply_in_full(args, now_ms, decimals),
+        };
+        Ok(match applied {
+            Applied::Found { .. } => PlannerAck::Accepted(self.accepted()),
+            Applied::Mistaken(mistakes) => rejected(mistakes.iter().map(Mistake::issue).collect()),
+            Applied::Ack(ack) => ack,
+        })
+    }
+
+    /// [`Self::apply_write_todos`] for arguments as text (JSON, or the JS layer's
+    /// encoding of a JS value when `host`), saying how the one-pass reader took them: a
+    /// binding that hands an accepted list back as places in its own string needs them.
+    pub fn apply_text(&mut self, text: &[u8], host: bool, now_ms: f64, decimals: Decimals) -> Result<Applied> {
+        if let Some(refusal) = self.guard.refusal() {
+            return Ok(Applied::Ack(self.refused(refusal)));
+        }
+        match write_todos::read(text, host, decimals) {
+            Outcome::Valid(found) => Ok(self.apply_read(text, Ok(found), now_ms)),
+            Outcome::Invalid(mistakes) => Ok(Applied::Mistaken(mistakes)),
+            Outcome::NotJson(error) => Ok(Applied::Ack(rejected(vec![error.issue()]))),
+            Outcome::Unsure => {
+                let args = if host { Args::<&Value>::Host(text) } else { Args::Text(text) };
+                Ok(Applied::Ack(self.apply_in_full(args, now_ms, decimals)?))
             }
         }
-        self.apply_in_full(args, now_ms, decimals)
+    }
+
+    /// Applies arguments a one-pass reader has read from `text` (a list it found valid,
+    /// or its mistakes), unless the guard refuses the call.
+    pub fn apply_read(&mut self, text: &[u8], read: std::result::Result<Found, Vec<Mistake>>, now_ms: f64) -> Applied {
+        if let Some(refusal) = self.guard.refusal() {
+            return Applied::Ack(self.refused(refusal));
+        }
+        match read {
+            Ok(found) => {
+                let revision = self.replace_found(text, &found, now_ms);
+                Applied::Found { found, revision }
+            }
+            Err(mistakes) => Applied::Mistaken(mistakes),
+        }
     }
 
     /// [`Self::apply_write_todos`] the full way, without the one-pass reader: for a
@@ -212,7 +241,7 @@ impl PlannerState {
 
     /// Replaces the list with the arguments the one-pass reader found valid in `text`,
     /// reusing the strings of the list it replaces; the new revision.
-    pub fn replace_found(&mut self, text: &[u8], found: &Found, now_ms: f64) -> u32 {
+    fn replace_found(&mut self, text: &[u8], found: &Found, now_ms: f64) -> u32 {
         let state = &mut self.state;
         let text = Source::new(text);
         todos::assign_found(&mut state.todos, &text, &found.todos);
@@ -263,6 +292,21 @@ impl PlannerState {
     pub fn todos(&self) -> &[Todo] {
         &self.state.todos
     }
+}
+
+/// How a `write_todos` call given as text was applied ([`PlannerState::apply_text`]).
+#[derive(Debug)]
+// `Found` is held inline, as in `write_todos::Outcome`: applying a valid call allocates
+// nothing for it.
+#[allow(clippy::large_enum_variant)]
+pub enum Applied {
+    /// Read in one pass and accepted: where its strings lie in the text, and the new
+    /// revision.
+    Found { found: Found, revision: u32 },
+    /// Read in one pass and refused for these mistakes (as an ack, they are its issues).
+    Mistaken(Vec<Mistake>),
+    /// Anything else: a refusal by the guard, text that is not JSON, the full path's ack.
+    Ack(PlannerAck),
 }
 
 /// The ack for arguments that failed validation (see [`rejection`]).

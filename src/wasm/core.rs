@@ -14,7 +14,7 @@ use super::Input;
 use crate::error::Result;
 use crate::json::value::Value;
 use crate::plan::guard::IterationVerdict;
-use crate::plan::planner::{self, AckError, PlannerAck, PlannerSnapshot, PlannerState};
+use crate::plan::planner::{self, AckError, Applied, PlannerAck, PlannerSnapshot, PlannerState};
 use crate::plan::todos::{self, Args as TodoArgs, Todo, TodoStatus, WriteTodosValidation};
 use crate::plan::todos::{WRITE_TODOS_DESCRIPTION, WRITE_TODOS_SCHEMA};
 use crate::sort::sort_by;
@@ -221,46 +221,40 @@ fn write_data(out: &mut Out<'_>, data: &Value<'_>) {
 /// in progress lies), a refusal for plain mistakes as its message and issues, anything
 /// else as JSON.
 fn apply(planner: &mut PlannerState, given: Input<'_>, host: bool, now_ms: f64) -> Result<Status> {
-    let input = given.bytes;
-    if planner.refusal().is_none() {
-        match write_todos::read(input, host, HOST) {
-            Outcome::Valid(found) => {
-                let revision = planner.replace_found(input, &found, now_ms);
-                let in_progress = in_progress(&found).map(|i| found.todos[i].id);
-                set_numbers(|out| {
-                    out.extend([revision, found.todos.len() as u32]);
-                    push_span(out, in_progress);
-                    utf16_offsets(given, out, &[3, 4]);
-                });
-                return Ok(Status::Accepted);
-            }
-            Outcome::Invalid(mistakes) => return rejection(&mistakes),
-            Outcome::NotJson(error) => return ack(planner::rejected(vec![error.issue()])),
-            Outcome::Unsure => {}
-        }
-    }
-    let args = match host {
-        true => TodoArgs::<&Value>::Host(input),
-        false => TodoArgs::Text(input),
-    };
-    ack(planner.apply_in_full(args, now_ms, HOST)?)
+    applied(given, planner.apply_text(given.bytes, host, now_ms, HOST)?)
 }
 
 /// `applyWriteTodos` with arguments read as an object: an accepted call as numbers (the
 /// ack, and which todo is in progress, counted from 1, or 0), a refusal as [`apply`]'s.
 fn apply_object(planner: &mut PlannerState, given: Input<'_>, now_ms: f64) -> Result<Status> {
     let checked = object::check(given, "applyWriteTodos")?;
-    if let Some(refusal) = planner.refusal() {
-        return ack(planner.refused(refusal));
-    }
-    match checked.outcome {
-        Ok(found) => {
-            let revision = planner.replace_found(checked.texts, &found, now_ms);
+    match planner.apply_read(checked.texts, checked.outcome, now_ms) {
+        Applied::Found { found, revision } => {
             let in_progress = in_progress(&found).map_or(0, |i| i as u32 + 1);
             set_numbers(|out| out.extend([revision, found.todos.len() as u32, in_progress]));
             Ok(Status::Accepted)
         }
-        Err(mistakes) => rejection(&mistakes),
+        Applied::Mistaken(mistakes) => rejection(&mistakes),
+        Applied::Ack(ack) => self::ack(ack),
+    }
+}
+
+/// An applied call given as text: accepted, as numbers (the ack, and where the id of the
+/// todo in progress lies in the text); refused for plain mistakes, as its message and
+/// issues; anything else as the ack.
+fn applied(given: Input<'_>, applied: Applied) -> Result<Status> {
+    match applied {
+        Applied::Found { found, revision } => {
+            let in_progress = in_progress(&found).map(|i| found.todos[i].id);
+            set_numbers(|out| {
+                out.extend([revision, found.todos.len() as u32]);
+                push_span(out, in_progress);
+                utf16_offsets(given, out, &[3, 4]);
+            });
+            Ok(Status::Accepted)
+        }
+        Applied::Mistaken(mistakes) => rejection(&mistakes),
+        Applied::Ack(ack) => self::ack(ack),
     }
 }
 
