@@ -10,6 +10,7 @@ import { Agent, RunState, run, tool } from "@openai/agents";
 import { ScriptedModel, assistantMessage, functionCall } from "@openai/agents-core/testing";
 
 import { createPlanloop } from "../../pkg/openai-agents.mjs";
+import { streamedText } from "./support/agents.mjs";
 import { Session } from "../../pkg/planloop.mjs";
 
 const todos = (second) => ({ todos: [{ id: "find", content: "Find the Q3 note", status: "completed" }, { id: "write", content: "Summarize it", status: second }] });
@@ -188,14 +189,6 @@ test("OpenAI Agents SDK: resume refuses a run state whose session gates a tool p
   assert.equal(JSON.stringify(planloop.snapshot()), before, "the refused resume changed nothing");
 });
 
-/** All of a streamed run's text, as `toTextStream()` gives it to the user. */
-async function textOfStream(streamed) {
-  let text = "";
-  for await (const chunk of streamed.toTextStream()) text += chunk;
-  await streamed.completed;
-  return text;
-}
-
 test("OpenAI Agents SDK: a streamed run refuses a premature stop, the events streamed as they come", async () => {
   const planloop = createPlanloop({ config: { tools: { read: ["search"] } }, now: () => 1000 });
   const model = new ScriptedModel([
@@ -205,7 +198,7 @@ test("OpenAI Agents SDK: a streamed run refuses a premature stop, the events str
     [assistantMessage("Q3 revenue rose 4%.")],
   ]);
   const streamed = await run(agent(planloop, model), "Summarize the Q3 note", { stream: true });
-  assert.equal(await textOfStream(streamed), "I found it. Q3 revenue rose 4%.");
+  assert.equal(await streamedText(streamed), "I found it. Q3 revenue rose 4%.");
   assert.equal(streamed.finalOutput, "Q3 revenue rose 4%.");
   assert.deepEqual(model.calls.map((c) => c.streamed), [true, true, true, true]);
   assert.match(textOf(model.calls[2].request.input.at(-1)), /^<plan-continuation>/, "the refused stop went back to the model");
@@ -237,7 +230,7 @@ test("OpenAI Agents SDK: a streamed run interrupts a gated call; the resumed run
   assert.deepEqual(deleted, []);
   first.state.approve(first.interruptions[0]);
   const second = await run(notes, first.state, { stream: true });
-  assert.equal(await textOfStream(second), "Deleted.");
+  assert.equal(await streamedText(second), "Deleted.");
   assert.deepEqual(deleted, ["q3.md"]);
   assert.deepEqual(planloop.session.drainEvents().filter((e) => e.type === "ActionResolved").map((e) => e.status), ["approved"]);
 });
@@ -246,7 +239,7 @@ test("OpenAI Agents SDK: at the iteration limit a streamed run ends with planloo
   const planloop = createPlanloop({ config: { maxIterations: 2, tools: { read: ["search"] } }, now: () => 1000 });
   const model = new ScriptedModel([[functionCall("search", { query: "a" }, { callId: "s1" })], [functionCall("search", { query: "b" }, { callId: "s2" })]]);
   const streamed = await run(agent(planloop, model), "Search everything", { stream: true });
-  const text = await textOfStream(streamed);
+  const text = await streamedText(streamed);
   assert.match(streamed.finalOutput, /iteration limit/);
   assert.equal(text, streamed.finalOutput);
   assert.equal(model.calls.length, 2);

@@ -10,6 +10,7 @@ import { Agent, MaxTurnsExceededError, MemorySession, RunState, run, tool, user 
 import { ScriptedModel, assistantMessage, functionCall, modelStreamResponder } from "@openai/agents-core/testing";
 
 import { createPlanloop } from "../../pkg/openai-agents.mjs";
+import { streamedText } from "./support/agents.mjs";
 
 const READS = { tools: { read: ["search", "get_weather"] } };
 const todos = (second) => ({ todos: [{ id: "find", content: "Find the note", status: "completed" }, { id: "write", content: "Summarize it", status: second }] });
@@ -53,14 +54,6 @@ function record(planloop) {
 
 /** The result of call `callId` in a model request's input. */
 const resultIn = (request, callId) => request.input.find((i) => i.type === "function_call_result" && i.callId === callId);
-
-/** All of a streamed run's text, as `toTextStream()` gives it. */
-async function streamedText(streamed) {
-  let text = "";
-  for await (const chunk of streamed.toTextStream()) text += chunk;
-  await streamed.completed;
-  return text;
-}
 
 // ---------------------------------------------------------------------------------------
 // Multi-turn conversations on one planloop.
