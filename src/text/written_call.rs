@@ -32,12 +32,11 @@ const MARKERS: [(&str, Option<&str>); 7] = [
     ("```tool_code", Some("```")),
 ];
 
-/// Keys that name a call in JSON: OpenAI's, Gemini's and Anthropic's.
-const CALL_KEYS: [&str; 5] =
-    ["\"tool_calls\"", "\"function_call\"", "\"functionCall\"", "\"tool_use\"", "\"function\""];
+/// Keys that hold calls in JSON: OpenAI's, and Gemini's old and new.
+const CALL_KEYS: [&str; 3] = ["tool_calls", "function_call", "functionCall"];
 
 /// Keys a call's arguments go under, beside its `"name"`.
-const ARGUMENT_KEYS: [&str; 4] = ["\"arguments\"", "\"parameters\"", "\"input\"", "\"args\""];
+const ARGUMENT_KEYS: [&str; 4] = ["arguments", "parameters", "input", "args"];
 
 /// Whether `text` (a reply with no tool calls) is a tool call written out, and how.
 /// Linear in `text`; its decimal numbers are read with `decimals`.
@@ -97,17 +96,17 @@ fn is_call(value: &Value<'_>) -> bool {
     let has = |key: &str| value.get(key).is_some();
     let typed = matches!(value.get("type").and_then(Value::as_str), Some("function" | "tool_use"));
     let named = value.get("name").and_then(Value::as_str).is_some();
-    has("tool_calls")
-        || has("function_call")
-        || has("functionCall")
+    CALL_KEYS.iter().any(|key| has(key))
         || (typed && (named || has("function")))
-        || (named && ["arguments", "parameters", "input", "args"].iter().any(|key| has(key)))
+        || (named && ARGUMENT_KEYS.iter().any(|key| has(key)))
 }
 
-/// Whether text that does not parse names a call the way [`is_call`] reads one.
+/// Whether text that does not parse names a call the way [`is_call`] reads one: any
+/// of its keys, a call's type (`"tool_use"`, `"function"`), or a name with arguments.
 fn names_call(text: &str) -> bool {
-    let has = |key: &str| find(text, key).is_some();
-    CALL_KEYS.iter().any(|key| has(key)) || (has("\"name\"") && ARGUMENT_KEYS.iter().any(|key| has(key)))
+    let has = |key: &str| find(text, &["\"", key, "\""].concat()).is_some();
+    CALL_KEYS.iter().chain(&["tool_use", "function"]).any(|key| has(key))
+        || (has("name") && ARGUMENT_KEYS.iter().any(|key| has(key)))
 }
 
 #[cfg(test)]
