@@ -182,11 +182,8 @@ impl Session {
         for (i, call) in calls.into_iter().enumerate() {
             match (self.builtin(&call.name), copies[i].and_then(|first| reply_at[first])) {
                 (Some(_), Some(first)) => {
-                    let reply: &ToolMessage = &replies[first];
-                    let content = prompts::same_call(self.config.language, &reply.tool_call_id);
-                    let copy =
-                        ToolMessage { tool_call_id: call.id, name: call.name, content, is_error: reply.is_error };
-                    replies.push(copy);
+                    let first: &ToolMessage = &replies[first];
+                    replies.push(self.copy_reply(call.id, call.name, &first.tool_call_id, first.is_error));
                 }
                 (Some(builtin), None) => {
                     let (reply, plan_made) = self.answer(builtin, call, batch, iteration, now)?;
@@ -215,8 +212,7 @@ impl Session {
                 // A copy of a call proposed in this reply is not asked about again.
                 if let Some(first) = copies[i].and_then(|first| proposed_at[first]) {
                     let first: &Proposal = &proposals[first];
-                    let content = prompts::same_call(self.config.language, &first.call_id);
-                    replies.push(ToolMessage { tool_call_id: call.id, name: call.name, content, is_error: false });
+                    replies.push(self.copy_reply(call.id, call.name, &first.call_id, false));
                     continue;
                 }
                 proposed_at[i] = Some(proposals.len());
@@ -252,6 +248,13 @@ impl Session {
             self.close_batch(&mut replies, None, iteration, now);
         }
         Ok(Decision::RunTools { calls, replies, next: self.next_call(now) })
+    }
+
+    /// The reply to call `id` (of tool `name`), which repeats call `first` of the same
+    /// reply: answered as a copy of it (`is_error` as its answer is).
+    fn copy_reply(&self, id: String, name: String, first: &str, is_error: bool) -> ToolMessage {
+        let content = prompts::same_call(self.config.language, first);
+        ToolMessage { tool_call_id: id, name, content, is_error }
     }
 
     /// Ends the step for the user to review the plan. Calls that would have run wait
