@@ -22,6 +22,9 @@ use planloop::{
     snapshot, trail::capsule, trail::reasoning,
 };
 
+#[path = "generated/fields.rs"]
+mod fields;
+
 fn check_or_bless(relative: &str, generated: &str) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(relative);
     if std::env::var_os("PLANLOOP_BLESS").is_some() {
@@ -67,6 +70,20 @@ fn tool_schemas_are_current() {
     check("task_list.json", input_schema::<dialects::TaskListArgs>());
     check("task_get.json", input_schema::<dialects::TaskGetArgs>());
     check("task_progress.json", input_schema::<dialects::TaskProgressArgs>());
+}
+
+/// The results that cross as fields (see `generated/fields.rs`): the session's tool
+/// rounds, which come back on every step of a turn.
+#[test]
+fn field_results_are_current() {
+    let mut f = fields::Fields::default();
+    f.add::<exchange::ToolCall>();
+    f.add::<exchange::ToolMessage>();
+    f.add::<exchange::NextCall>();
+    f.add::<exchange::ToolResultsOutcome>();
+    f.variant::<exchange::Decision>("RunTools", "runTools");
+    check_or_bless("src/wasm/field_writers.rs", &f.rust());
+    check_or_bless("src/wasm/js/field_readers.ts", &f.ts());
 }
 
 #[test]

@@ -22,6 +22,8 @@ mod compose;
 mod core;
 pub mod decimals;
 #[cfg(feature = "session")]
+mod field_writers;
+#[cfg(feature = "session")]
 mod hot;
 mod io;
 mod issues;
@@ -35,8 +37,6 @@ mod raw;
 #[cfg(feature = "session")]
 mod session;
 mod slab;
-#[cfg(feature = "session")]
-mod turn_out;
 
 use wasm_bindgen::prelude::*;
 

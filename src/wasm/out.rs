@@ -105,6 +105,12 @@ impl<'o> Out<'o> {
         self.units += written;
     }
 
+    /// Any JSON value, as its JSON text (one string).
+    #[cfg(feature = "session")]
+    pub fn json(&mut self, value: &crate::json::value::Value<'_>) {
+        self.string_with(|text| crate::json::write::write_value(text, value, super::decimals::HOST));
+    }
+
     fn text_of(&mut self, bytes: &[u8], units: u32) {
         self.numbers.extend([self.units, units]);
         self.text.extend_from_slice(bytes);

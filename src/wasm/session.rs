@@ -5,10 +5,11 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 
 use super::args::Args;
+use super::field_writers::{self, WriteFields};
 use super::io::{fields, json, json_text, number};
 use super::ops::{Op, Status};
 use super::slab::{self, Slab};
-use super::{compose, hot, raw, turn_out, Input};
+use super::{compose, hot, raw, Input};
 use crate::error::Result;
 use crate::json::from_value::{from_value, FromValue};
 use crate::json::value::Value;
@@ -83,8 +84,12 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, head: f64) -> Option<Result<S
                     _ => Vec::new(),
                 };
                 match s.handle_model_response(response, now_ms)? {
-                    Decision::RunTools { calls, replies, next } => {
-                        fields(|out| turn_out::run_tools(out, &calls, &replies, &next, &copied))
+                    Decision::RunTools { mut calls, replies, next } => {
+                        // The JS layer hands back its own copy of these: not written twice.
+                        for call in calls.iter_mut().filter(|call| copied.binary_search(&call.id).is_ok()) {
+                            call.args = Value::Null;
+                        }
+                        fields(|out| field_writers::run_tools(out, &calls, &replies, &next))
                     }
                     decision => json(&decision),
                 }
@@ -96,7 +101,7 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, head: f64) -> Option<Result<S
                 _ => value_and_time(input, hot::tool_results, "results", &compiled::TOOL_RESULTS)?,
             };
             let outcome = s.handle_tool_results(results, now_ms)?;
-            fields(|out| turn_out::tool_results(out, &outcome))
+            fields(|out| outcome.write(out))
         }),
         Op::SessionDrainEvents => with(&|s, _| json(&s.drain_events())),
         Op::SessionTodos => with(&|s, _| json(s.todos())),

@@ -48,7 +48,7 @@ import { core, session } from "./modules.js";
 import { Op, Status } from "./ops.js";
 import type { Reader } from "./reader.js";
 import { type Raw, rawArguments, rawOutputs } from "./raw.js";
-import { readRunTools, readToolResults } from "./round.js";
+import { readRunTools, readToolResultsOutcome } from "./field_readers.js";
 
 /** Calls `op` with `args` (encoded as JS values) and reads the result. */
 function call<T>(engine: Engine, op: number, handle: number, args: readonly unknown[]): T {
@@ -138,6 +138,15 @@ function readComposed(r: Reader): Composed {
   const components = r.strings();
   const unresolved = r.strings();
   return { prompt: r.lastString(), components, unresolved };
+}
+
+/** `decision` with the arguments the JS layer copied and sent (`copied.ts`) handed back
+ * as each call's `args`, by call id: the module did not write those again. */
+function withCopies(decision: Decision, copies: Map<string, unknown>): Decision {
+  if (decision.type === "runTools") {
+    for (const call of decision.calls) if (copies.has(call.id)) call.args = copies.get(call.id);
+  }
+  return decision;
 }
 
 /** Frees an instance's core state when its JS object is collected. */
@@ -345,7 +354,7 @@ export class Session extends Instance {
     const raw = rawArguments(response);
     if (raw) return rawFields(this.engine(), Op.SessionHandleModelResponseRaw, this.handle, raw, nowMs, readRunTools);
     const copied = copiedArguments(response);
-    if (copied) return fields(this.engine(), Op.SessionHandleModelResponseCopied, this.handle, [copied.head, nowMs], (r) => readRunTools(r, copied.args));
+    if (copied) return fields(this.engine(), Op.SessionHandleModelResponseCopied, this.handle, [copied.head, nowMs], (r) => withCopies(readRunTools(r), copied.args));
     return fields(this.engine(), Op.SessionHandleModelResponse, this.handle, [response, nowMs], readRunTools);
   }
 
@@ -353,8 +362,8 @@ export class Session extends Instance {
    * messages to append. */
   handleToolResults(results: ToolResult[], nowMs: number): ToolResultsOutcome {
     const raw = rawOutputs(results);
-    if (raw) return rawFields(this.engine(), Op.SessionHandleToolResultsRaw, this.handle, raw, nowMs, readToolResults);
-    return fields(this.engine(), Op.SessionHandleToolResults, this.handle, [results, nowMs], readToolResults);
+    if (raw) return rawFields(this.engine(), Op.SessionHandleToolResultsRaw, this.handle, raw, nowMs, readToolResultsOutcome);
+    return fields(this.engine(), Op.SessionHandleToolResults, this.handle, [results, nowMs], readToolResultsOutcome);
   }
 
   /** The events since the last call, oldest first. */

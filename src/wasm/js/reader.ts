@@ -56,6 +56,11 @@ export class Reader {
     return this.text.slice(this.n[this.at++]!);
   }
 
+  /** Any JSON value, from its JSON text (so that every key is an own property). */
+  json(): unknown {
+    return JSON.parse(this.string()) as unknown;
+  }
+
   optionalString(): string | null {
     return this.flag() ? this.string() : null;
   }
