@@ -73,8 +73,6 @@ ops! {
     SessionReasoning = 68,
     SessionToolDefinitions = 69,
     SessionHandleToolResultsRaw = 70,
-    SessionHandleModelResponseRaw = 71,
-    SessionHandleModelResponseCopied = 72,
     SessionMayHold = 73,
     SessionNextCall = 74,
     ReviewsNew = 80,

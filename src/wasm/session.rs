@@ -17,10 +17,9 @@ use crate::plan::tools;
 use crate::validate::compiled;
 use crate::validate::schema::Schema;
 
-use crate::session::exchange::{Decision, ModelResponse, ToolCallInput, ToolResult};
+use crate::session::exchange::{Decision, ToolResult};
 use crate::session::review::{PlanReview, PlanReviewStore};
 use crate::session::Session;
-use crate::sort::sort_by;
 use crate::wasm::decimals::HOST;
 
 thread_local! {
@@ -73,28 +72,15 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, head: f64) -> Option<Result<S
             json(&s.reject(&action_id, a.options(1, "options", &compiled::REJECT_OPTIONS)?, now_ms)?)
         }),
         Op::SessionProposals => with(&|s, _| json(&s.proposals())),
-        Op::SessionHandleModelResponse | Op::SessionHandleModelResponseRaw | Op::SessionHandleModelResponseCopied => {
-            slab::with(&SESSIONS, handle, |s| {
-                let (response, now_ms) = match op {
-                    Op::SessionHandleModelResponseRaw => raw_response(given, head)?,
-                    _ => value_and_time(input, hot::model_response, "response", &compiled::MODEL_RESPONSE)?,
-                };
-                let copied = match op {
-                    Op::SessionHandleModelResponseCopied => copied_calls(&response),
-                    _ => Vec::new(),
-                };
-                match s.handle_model_response(response, now_ms)? {
-                    Decision::RunTools { mut calls, replies, next } => {
-                        // The JS layer hands back its own copy of these: not written twice.
-                        for call in calls.iter_mut().filter(|call| copied.binary_search(&call.id).is_ok()) {
-                            call.args = Value::Null;
-                        }
-                        fields(|out| field_writers::run_tools(out, &calls, &replies, &next))
-                    }
-                    decision => json(&decision),
+        Op::SessionHandleModelResponse => slab::with(&SESSIONS, handle, |s| {
+            let (response, now_ms) = value_and_time(input, hot::model_response, "response", &compiled::MODEL_RESPONSE)?;
+            match s.handle_model_response(response, now_ms)? {
+                Decision::RunTools { calls, replies, next } => {
+                    fields(|out| field_writers::run_tools(out, &calls, &replies, &next))
                 }
-            })
-        }
+                decision => json(&decision),
+            }
+        }),
         Op::SessionHandleToolResults | Op::SessionHandleToolResultsRaw => slab::with(&SESSIONS, handle, |s| {
             let (results, now_ms) = match op {
                 Op::SessionHandleToolResultsRaw => raw_results(given, head)?,
@@ -144,44 +130,17 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, head: f64) -> Option<Result<S
 /// before the head), and the outputs raw after the head (see [`raw`]): a tool's output
 /// is most of a result, often kilobytes of lines and quotes.
 fn raw_results(given: Input<'_>, head_end: f64) -> Result<(Vec<ToolResult>, f64)> {
-    let (_, head, raw) = raw::split(given, head_end, "handleToolResults")?;
+    let (_, head, mut raw) = raw::split(given, head_end, "handleToolResults")?;
     let (mut results, now_ms) = value_and_time(head, hot::tool_results, "results", &compiled::TOOL_RESULTS)?;
-    take_texts(&mut results, |result| &mut result.output, raw)?;
-    Ok((results, now_ms))
-}
-
-/// `[response, nowMs]` with each tool call's `args`, JSON text as chat completion APIs
-/// give it, given as its length, and the texts raw after the head. (Every call's: the JS
-/// layer sends a response this way only when each one's arguments are a string.)
-fn raw_response(given: Input<'_>, head_end: f64) -> Result<(ModelResponse, f64)> {
-    let (_, head, raw) = raw::split(given, head_end, "handleModelResponse")?;
-    let (mut response, now_ms) = value_and_time(head, hot::model_response, "response", &compiled::MODEL_RESPONSE)?;
-    take_texts(&mut response.tool_calls, |call| &mut call.args, raw)?;
-    Ok((response, now_ms))
-}
-
-/// The ids of the calls whose arguments the JS layer copied and keeps (`copied.ts`: every
-/// call's that is an object or an array): what it has, the module does not write back.
-/// Sorted, so that looking each call up stays n log n however many a response holds.
-fn copied_calls(response: &ModelResponse) -> Vec<String> {
-    let copied = |call: &&ToolCallInput| matches!(call.args, Value::Object(_) | Value::Array(_));
-    let mut ids: Vec<String> = response.tool_calls.iter().filter(copied).map(|call| call.id.clone()).collect();
-    sort_by(&mut ids, |a, b| a < b);
-    ids
-}
-
-/// Puts in each item's `field`, which the head gave as a length, the next text of that
-/// length; then checks that every text was taken.
-fn take_texts<T>(items: &mut [T], field: fn(&mut T) -> &mut Value<'static>, mut raw: raw::Raw<'_>) -> Result<()> {
-    for item in items {
-        let slot = field(item);
-        let length = match slot {
-            Value::Number(n) => *n,
+    for result in &mut results {
+        let length = match result.output {
+            Value::Number(n) => n,
             _ => f64::NAN,
         };
-        *slot = Value::String(Cow::Owned(raw.next(length, usize::MAX)?.to_owned()));
+        result.output = Value::String(Cow::Owned(raw.next(length, usize::MAX)?.to_owned()));
     }
-    raw.finish()
+    raw.finish()?;
+    Ok((results, now_ms))
 }
 
 /// `[value, nowMs]` read by the `hot` reader where it can, else by the general path,

@@ -125,25 +125,6 @@ fn a_tool_round_crosses_as_fields_with_its_arguments_as_json() {
 }
 
 #[wasm_bindgen_test]
-fn arguments_the_js_layer_copied_are_not_written_back_and_the_others_are() {
-    let (_, _, numbers) = call(Op::SessionNew, 0, r#"[{"tools":{"read":["cat"]}}]"#, 0.0);
-    let session = numbers[0];
-    ok(call(Op::SessionBeginTurn, session, r#"[{"message":"Read","nowMs":0}]"#, 0.0).0, "begin");
-    // An object and an array are what the JS layer copies; text and null it does not. (The
-    // ids out of order: the module looks them up in a sorted list.)
-    let calls = [("z", r#"{"p":"a"}"#), ("y", "[1]"), ("x", "{}"), ("w", r#""{\"p\":\"b\"}""#), ("v", "null")]
-        .iter()
-        .map(|(id, args)| format!(r#"{{"id":"{id}","name":"cat","args":{args}}}"#))
-        .collect::<Vec<_>>()
-        .join(",");
-    let response = format!(r#"[{{"toolCalls":[{calls}]}},1]"#);
-    let (status, text, _) = call(Op::SessionHandleModelResponseCopied, session, &response, 0.0);
-    assert_eq!(status, Status::Fields as u32, "{text}");
-    assert!(text.starts_with(r#"zcatycatxcatwcat{"p":"b"}vcatnull"#), "{text}");
-    call(Op::SessionFree, session, "", 0.0);
-}
-
-#[wasm_bindgen_test]
 fn host_values_cross_with_what_json_cannot_carry() {
     let input = r#"[{"todos":<o"Date",0>{},"focus":undefined,"n":NaN,"f":<f2>,"x":<x"boom">}]"#;
     let (status, text, _) = call(Op::ContextCapsule, 0, input, 0.0);
@@ -218,25 +199,6 @@ fn raw_tool_outputs_cross_after_their_lengths_and_malformed_ones_are_an_error_no
     assert_eq!(call_raw(Op::SessionHandleToolResultsRaw, session, &[], head, "héllo\\"), Status::Fields as u32);
     let (text, _) = outputs();
     assert!(text.starts_with("acathéllobcat\\"), "{text}");
-    call(Op::SessionFree, session, "", 0.0);
-}
-
-#[wasm_bindgen_test]
-fn raw_arguments_cross_after_their_lengths_and_malformed_ones_are_an_error_not_a_trap() {
-    let (_, _, numbers) = call(Op::SessionNew, 0, r#"[{"tools":{"read":["cat"]}}]"#, 0.0);
-    let session = numbers[0];
-    ok(call(Op::SessionBeginTurn, session, r#"[{"message":"Read","nowMs":0}]"#, 0.0).0, "begin");
-    // Lengths that do not cover the arguments exactly, arguments that are not a length,
-    // a length inside a character: errors, and the session is as it was.
-    for (args, body) in [("9", r#"{"p":"é"}x"#), ("10", r#"{"p":"é"}"#), (r#""9""#, r#"{"p":"é"}"#), ("1", "😀")] {
-        let head = format!(r#"[{{"toolCalls":[{{"id":"a","name":"cat","args":{args}}}]}},1]"#);
-        let status = call_raw(Op::SessionHandleModelResponseRaw, session, &[], &head, body);
-        assert_eq!(status, Status::Error as u32, "{head}{body}");
-    }
-    let head = r#"[{"toolCalls":[{"id":"a","name":"cat","args":9}]},1]"#;
-    assert_eq!(call_raw(Op::SessionHandleModelResponseRaw, session, &[], head, r#"{"p":"é"}"#), Status::Fields as u32);
-    let (text, _) = outputs();
-    assert!(text.starts_with(r#"acat{"p":"é"}"#), "{text}");
     call(Op::SessionFree, session, "", 0.0);
 }
 

@@ -1,4 +1,4 @@
-// Random inputs given to planloop twice: as generated (arguments copied in JS, texts raw
+// Random inputs given to planloop twice: as generated (tool outputs and prompt texts raw
 // or the general encoding, as their shape decides) and with no prototypes (the general
 // encoding only). Both must come out the same. A fresh seed each run
 // (PLANLOOP_FUZZ_SEED=<n> repeats one); `make fuzz` runs many more.

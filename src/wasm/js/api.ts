@@ -41,13 +41,12 @@ import type {
 import { rawTexts } from "./compose.js";
 import { objectData, objectId } from "./object.js";
 import { callWithArgs, found, foundArgs, readAck, readArgs, readEvent, readSnapshot, type ArgsOps } from "./primitives.js";
-import { copiedArguments } from "./copied.js";
 import { Thrown, encodeArgs } from "./encode.js";
 import type { Engine } from "./engine.js";
 import { core, session } from "./modules.js";
 import { Op, Status } from "./ops.js";
 import type { Reader } from "./reader.js";
-import { type Raw, rawArguments, rawOutputs } from "./raw.js";
+import { type Raw, rawOutputs } from "./raw.js";
 import { readRunTools, readToolResultsOutcome } from "./field_readers.js";
 
 /** Calls `op` with `args` (encoded as JS values) and reads the result. */
@@ -138,15 +137,6 @@ function readComposed(r: Reader): Composed {
   const components = r.strings();
   const unresolved = r.strings();
   return { prompt: r.lastString(), components, unresolved };
-}
-
-/** `decision` with the arguments the JS layer copied and sent (`copied.ts`) handed back
- * as each call's `args`, by call id: the module did not write those again. */
-function withCopies(decision: Decision, copies: Map<string, unknown>): Decision {
-  if (decision.type === "runTools") {
-    for (const call of decision.calls) if (copies.has(call.id)) call.args = copies.get(call.id);
-  }
-  return decision;
 }
 
 /** Frees an instance's core state when its JS object is collected. */
@@ -351,10 +341,6 @@ export class Session extends Instance {
 
   /** Takes a model response and says what to do next. */
   handleModelResponse(response: ModelResponse, nowMs: number): Decision {
-    const raw = rawArguments(response);
-    if (raw) return rawFields(this.engine(), Op.SessionHandleModelResponseRaw, this.handle, raw, nowMs, readRunTools);
-    const copied = copiedArguments(response);
-    if (copied) return fields(this.engine(), Op.SessionHandleModelResponseCopied, this.handle, [copied.head, nowMs], (r) => withCopies(readRunTools(r), copied.args));
     return fields(this.engine(), Op.SessionHandleModelResponse, this.handle, [response, nowMs], readRunTools);
   }
 

@@ -51,8 +51,6 @@ export const Op = {
   SessionReasoning: 68,
   SessionToolDefinitions: 69,
   SessionHandleToolResultsRaw: 70,
-  SessionHandleModelResponseRaw: 71,
-  SessionHandleModelResponseCopied: 72,
   SessionMayHold: 73,
   SessionNextCall: 74,
   ReviewsNew: 80,
@@ -97,12 +95,6 @@ export const COMPOSE_LIMITS = {
   COMPONENTS_MAX: 256,
   NAME_MAX: 64,
   TEXT_MAX: 100000,
-} as const;
-
-/** The limits of a tool call's arguments, schema `{}` (see src/validate/schema.rs). */
-export const ANY_LIMITS = {
-  DEPTH_MAX: 64,
-  NODES_MAX: 100000,
 } as const;
 
 /** A value of `write_todos` arguments read as an object, as a word (see src/wasm/object.rs). */

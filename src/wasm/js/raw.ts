@@ -1,10 +1,9 @@
-// A session call's long texts crossing raw (see `src/wasm/raw.rs`): a tool's output, and
-// a tool call's arguments when they are JSON text (as chat completion APIs give them),
-// are often hundreds of units of quotes and lines, and V8's `JSON.stringify` of such
-// text takes ten to twenty times its `encodeInto`. Only items of a plain shape go this
-// way, each text a well-formed string; anything else goes as any call's arguments do,
-// and the core says what is wrong with it.
-import type { ModelResponse, ToolResult } from "../types";
+// Tool outputs crossing raw (see `src/wasm/raw.rs`): a tool's output is often thousands
+// of units of quotes and lines, and V8's `JSON.stringify` of such text takes ten to
+// twenty times its `encodeInto`. Only results of a plain shape go this way, each output
+// a well-formed string; anything else goes as any call's arguments do, and the core says
+// what is wrong with it.
+import type { ToolResult } from "../types";
 import { plainObject, wellFormed } from "./encode.js";
 
 const hasOwn = Object.prototype.hasOwnProperty;
@@ -12,10 +11,6 @@ const hasOwn = Object.prototype.hasOwnProperty;
 /** Outputs shorter than this in all cross as JSON: quoting them costs less than copying
  * the results apart (measured: a 70-character output took 0.2 µs longer raw). */
 const RAW_OUTPUT_MIN_UNITS = 256;
-
-/** Arguments shorter than this in all cross as JSON (measured: a decision with 25-unit
- * arguments no faster raw, with 173-unit ones 5 % faster). */
-const RAW_ARGUMENTS_MIN_UNITS = 64;
 
 /** What crosses: the items with each text as its length, and the texts joined. */
 export interface Raw<T> {
@@ -28,21 +23,6 @@ export interface Raw<T> {
 export function rawOutputs(results: readonly ToolResult[]): Raw<Record<string, unknown>[]> | undefined {
   try {
     return long(results, "output", RAW_OUTPUT_MIN_UNITS) ? apart(results, "output") : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** `response` with its tool calls' arguments apart, when every call's are a string. */
-export function rawArguments(response: ModelResponse): Raw<Record<string, unknown>> | undefined {
-  try {
-    if (!plainObject(response)) return undefined;
-    if (!long(Object.getOwnPropertyDescriptor(response, "toolCalls")?.value, "args", RAW_ARGUMENTS_MIN_UNITS)) return undefined;
-    const head = copy(response);
-    const split = head && apart(head.toolCalls, "args");
-    if (!head || !split) return undefined;
-    head.toolCalls = split.head;
-    return { head, texts: split.texts };
   } catch {
     return undefined;
   }
@@ -64,7 +44,7 @@ function apart(items: unknown, field: string): Raw<Record<string, unknown>[]> | 
 }
 
 /** `items`, an array of plain objects, each copied; `undefined` for anything else. */
-export function copies(items: unknown): Record<string, unknown>[] | undefined {
+function copies(items: unknown): Record<string, unknown>[] | undefined {
   if (!Array.isArray(items) || Object.getPrototypeOf(items) !== Array.prototype) return undefined;
   const heads: Record<string, unknown>[] = new Array(items.length);
   for (let i = 0; i < items.length; i++) {
@@ -79,7 +59,7 @@ export function copies(items: unknown): Record<string, unknown>[] | undefined {
 /** A plain object's own properties, each read once, as the general path would read
  * them; `undefined` for an inherited one or `__proto__` (which would set the copy's
  * prototype rather than cross). */
-export function copy(object: object): Record<string, unknown> | undefined {
+function copy(object: object): Record<string, unknown> | undefined {
   const head: Record<string, unknown> = {};
   for (const key in object) {
     if (!hasOwn.call(object, key) || key === "__proto__") return undefined;

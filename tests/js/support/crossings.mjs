@@ -1,7 +1,7 @@
-// planloop's crossings against each other. A model response and its tool results reach
-// the session module one of several ways (arguments copied in JS, texts raw, or the
-// general encoding of any JS value), and a composePrompt input one of two (its texts raw,
-// or the general encoding), each chosen by the input's shape. Whichever way an input
+// planloop's crossings against each other. Tool results reach the session module one of
+// two ways (their outputs raw, or the general encoding of any JS value), and so does a
+// composePrompt input (its texts raw, or the general encoding), each chosen by the
+// input's shape. Whichever way an input
 // crosses, the outcome must be the same: the session must decide the same, show the same
 // trail and end in the same state, so what a user approves is what the host runs, and
 // that state, snapshotted, must restore as it was; a prompt must compose the same or be
@@ -111,27 +111,6 @@ function generate(c) {
 
 const bare = (object) => Object.assign(Object.create(null), object);
 
-/** Whether `v` is JSON as it is: a plain object's own data properties, arrays without
- * holes, finite numbers other than -0, well-formed strings. */
-function plainJson(v) {
-  if (typeof v === "string") return v.isWellFormed();
-  if (typeof v === "number") return Number.isFinite(v) && !Object.is(v, -0);
-  if (typeof v === "boolean" || v === null) return true;
-  if (Array.isArray(v)) return Object.keys(v).length === v.length && v.every(plainJson);
-  if (typeof v !== "object" || Object.getPrototypeOf(v) !== Object.prototype) return false;
-  const descriptors = Object.entries(Object.getOwnPropertyDescriptors(v));
-  return descriptors.every(([key, d]) => key !== "__proto__" && "value" in d && plainJson(d.value));
-}
-
-/** Which way a case's first response is shaped for, as the JS layer's crossings
- * describe them (src/wasm/js/copied.ts, raw.ts): arguments copied, raw, or neither. */
-function shape([{ calls }]) {
-  const objects = calls.filter((call) => typeof call.args === "object" && call.args !== null);
-  if (objects.length > 0 && objects.every((call) => plainJson(call.args))) return "copied";
-  const strings = calls.every((call) => typeof call.args === "string");
-  return strings && calls.reduce((units, call) => units + call.args.length, 0) >= 64 ? "raw" : "general";
-}
-
 /** What a session makes of a case, one way or the other: each step's outcome (or its
  * error's code, message and data), the trail, the events and the snapshot. The turn
  * goes on while the session hands out calls to run; proposals are approved or rejected
@@ -200,14 +179,12 @@ function restored(snapshot) {
  * `options`), and how many cases were shaped for each way. */
 export function crossings(seed, cases, options = {}) {
   const corpus = new Corpus(seed);
-  // How many cases were shaped for each way, how many ran tools with raw outputs, and
-  // how many had a proposal approved.
-  const shapes = { copied: 0, raw: 0, general: 0, rawOutputs: 0, approved: 0 };
+  // How many cases ran tools with raw outputs, and how many had a proposal approved.
+  const shapes = { rawOutputs: 0, approved: 0 };
   const found = differential(cases, options, (disagree) => {
     const given = generate(corpus);
     const plain = run(given, false);
     const general = run(given, true);
-    shapes[shape(given)] += 1;
     const results = plain.seen.find((outcome) => outcome?.type === "runTools")?.calls.length ?? 0;
     if (given[0].outputs.slice(0, results).reduce((units, output) => units + output.length, 0) >= 256) shapes.rawOutputs += 1;
     if (plain.seen.some((outcome) => outcome?.proposal?.status === "approved")) shapes.approved += 1;
