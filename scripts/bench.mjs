@@ -162,8 +162,8 @@ goals.push(["invalid payloads (validate and apply) vs the same zod path", invali
 
 // The same payloads as the objects a framework hands a tool (LangChain.js, the AI SDK and
 // the OpenAI Agents SDK parse the model's arguments first): printed, with no goal. zod
-// then has no text to parse; planloop's JS layer reads the object, and a few numbers and
-// the strings cross.
+// then has no text to parse; planloop's JS layer reads the keys zod reads, and they cross
+// in its encoding of JS values.
 const objectRows = Object.entries({ ...valid, ...invalid }).map(([label, payload]) => {
   progress(`${label}, as an object`);
   if (JSON.stringify(planloop.validateWriteTodos(payload)) !== JSON.stringify(zodAnswer(JSON.stringify(payload)))) throw new Error(`planloop and zod disagree on ${label} as an object`);

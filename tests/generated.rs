@@ -344,19 +344,9 @@ fn the_js_operation_table_is_current() {
         [("BASE_MAX", BASE_MAX), ("COMPONENTS_MAX", COMPONENTS_MAX), ("NAME_MAX", NAME_MAX), ("TEXT_MAX", TEXT_MAX)];
     let limits: Vec<(&str, u32)> = limits.iter().map(|(name, n)| (*name, *n as u32)).collect();
     use planloop::validate::write_todos::MAX_TODOS;
-    use planloop::wasm::object::{ABSENT, BOOLEAN, NULL, NUMBER, STRING, UNDEFINED};
     use planloop::wasm::ops::{INTERNED, KEPT};
-    let object = [
-        ("ABSENT", ABSENT),
-        ("UNDEFINED", UNDEFINED),
-        ("NUMBER", NUMBER),
-        ("BOOLEAN", BOOLEAN),
-        ("NULL", NULL),
-        ("STRING", STRING),
-        ("TODOS_MAX", MAX_TODOS as u32),
-    ];
     let ts = format!(
-        "// Generated from src/wasm/ops.rs and src/error/issue.rs by tests/generated.rs. Do not edit.\n\n/** The operations of src/wasm/ops.rs. */\n{}\n/** What a call's status says to read. */\n{}\n/** A string the JS layer keeps: its mark, and the start that says it has it (see src/wasm/out.rs). */\n{}\n/** An issue's `expected` and `origin`, by number (see src/wasm/issues.rs). */\n{}{}\n/** A todo's `status` and a reasoning event's `phase`, by number. */\n{}{}\n/** `composePrompt`'s limits, in characters (see src/prompts/compose/input.rs). */\n{}\n/** A value of `write_todos` arguments read as an object, as a word (see src/wasm/object.rs). */\n{}",
+        "// Generated from src/wasm/ops.rs and src/error/issue.rs by tests/generated.rs. Do not edit.\n\n/** The operations of src/wasm/ops.rs. */\n{}\n/** What a call's status says to read. */\n{}\n/** A string the JS layer keeps: its mark, and the start that says it has it (see src/wasm/out.rs). */\n{}\n/** An issue's `expected` and `origin`, by number (see src/wasm/issues.rs). */\n{}{}\n/** A todo's `status` and a reasoning event's `phase`, by number. */\n{}{}\n/** `composePrompt`'s limits, in characters (see src/prompts/compose/input.rs). */\n{}\n/** The most todos a `write_todos` list may hold (see src/validate/write_todos/mod.rs). */\n{}",
         table("Op", Op::ALL),
         table("Status", Status::ALL),
         table("Interned", &[("MARK", INTERNED), ("KEPT", KEPT)]),
@@ -365,7 +355,7 @@ fn the_js_operation_table_is_current() {
         names("STATUSES", STATUSES.to_vec()),
         names("PHASES", Phase::ALL.iter().map(|p| p.as_str()).collect()),
         table("COMPOSE_LIMITS", &limits),
-        table("OBJECT", &object),
+        table("WRITE_TODOS", &[("TODOS_MAX", MAX_TODOS as u32)]),
     );
     check_or_bless("src/wasm/js/ops.ts", &ts);
 }

@@ -186,28 +186,16 @@ impl PlannerState {
             return Ok(Applied::Ack(self.refused(refusal)));
         }
         match write_todos::read(text, host, decimals) {
-            Outcome::Valid(found) => Ok(self.apply_read(text, Ok(found), now_ms)),
+            Outcome::Valid(found) => {
+                let revision = self.replace_found(text, &found, now_ms);
+                Ok(Applied::Found { found, revision })
+            }
             Outcome::Invalid(mistakes) => Ok(Applied::Mistaken(mistakes)),
             Outcome::NotJson(error) => Ok(Applied::Ack(rejected(vec![error.issue()]))),
             Outcome::Unsure => {
                 let args = if host { Args::<&Value>::Host(text) } else { Args::Text(text) };
                 Ok(Applied::Ack(self.apply_in_full(args, now_ms, decimals)?))
             }
-        }
-    }
-
-    /// Applies arguments a one-pass reader has read from `text` (a list it found valid,
-    /// or its mistakes), unless the guard refuses the call.
-    pub fn apply_read(&mut self, text: &[u8], read: std::result::Result<Found, Vec<Mistake>>, now_ms: f64) -> Applied {
-        if let Some(refusal) = self.guard.refusal() {
-            return Applied::Ack(self.refused(refusal));
-        }
-        match read {
-            Ok(found) => {
-                let revision = self.replace_found(text, &found, now_ms);
-                Applied::Found { found, revision }
-            }
-            Err(mistakes) => Applied::Mistaken(mistakes),
         }
     }
 

@@ -6,7 +6,6 @@ use std::cell::RefCell;
 
 use super::args::Args;
 use super::io::{fields, json_text, number, set_numbers, write};
-use super::object;
 use super::ops::{Op, Status};
 use super::out::Out;
 use super::slab::{self, Slab};
@@ -37,10 +36,6 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, now_ms: f64) -> Option<Result
         Op::ValidateText => validate(given, false),
         Op::ValidateValue => validate(given, true),
         Op::ValidateQuoted => unquoted(input).and_then(|text| validate(Input { bytes: &text, ascii: false }, false)),
-        Op::ValidateObject => object::check(given, "validateWriteTodos").and_then(|checked| match checked.outcome {
-            Ok(_) => Ok(Status::Found),
-            Err(mistakes) => issues(&mistakes),
-        }),
         Op::WriteTodosJsonSchema => json_text(WRITE_TODOS_SCHEMA.as_bytes()),
         // The JS layer makes the definition, the schema without its document keywords.
         Op::ToolDefinitions => fields(|out| {
@@ -75,7 +70,6 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, now_ms: f64) -> Option<Result
         Op::PlannerApplyQuoted => slab::with(&PLANNERS, handle, |planner| {
             apply(planner, Input { bytes: &unquoted(input)?, ascii: false }, false, now_ms)
         }),
-        Op::PlannerApplyObject => slab::with(&PLANNERS, handle, |planner| apply_object(planner, given, now_ms)),
         // A time that is not a finite number: checked here, so that the error is the
         // same as for any other argument.
         Op::PlannerApplyChecked => slab::with(&PLANNERS, handle, |planner| {
@@ -222,21 +216,6 @@ fn write_data(out: &mut Out<'_>, data: &Value<'_>) {
 /// else as JSON.
 fn apply(planner: &mut PlannerState, given: Input<'_>, host: bool, now_ms: f64) -> Result<Status> {
     applied(given, planner.apply_text(given.bytes, host, now_ms, HOST)?)
-}
-
-/// `applyWriteTodos` with arguments read as an object: an accepted call as numbers (the
-/// ack, and which todo is in progress, counted from 1, or 0), a refusal as [`apply`]'s.
-fn apply_object(planner: &mut PlannerState, given: Input<'_>, now_ms: f64) -> Result<Status> {
-    let checked = object::check(given, "applyWriteTodos")?;
-    match planner.apply_read(checked.texts, checked.outcome, now_ms) {
-        Applied::Found { found, revision } => {
-            let in_progress = in_progress(&found).map_or(0, |i| i as u32 + 1);
-            set_numbers(|out| out.extend([revision, found.todos.len() as u32, in_progress]));
-            Ok(Status::Accepted)
-        }
-        Applied::Mistaken(mistakes) => rejection(&mistakes),
-        Applied::Ack(ack) => self::ack(ack),
-    }
 }
 
 /// An applied call given as text: accepted, as numbers (the ack, and where the id of the

@@ -2,13 +2,12 @@
 //!
 //! The boundary is the hot path, so it is crossed once each way per call. The JS layer
 //! writes a call's arguments into the input buffer as UTF-8 with one `encodeInto`: raw
-//! JSON text for a tool call's arguments; for `write_todos` arguments given as an object
-//! of the plain shape, what it read of them as words, and their strings raw
-//! ([`object`]); otherwise one array of the arguments in its encoding of JS values (JSON
-//! plus `undefined`, `NaN`, tags; see `json::parse_host`).
+//! JSON text for `write_todos` arguments given as text; tool outputs and prompt texts raw
+//! after a small head (`raw.rs`); otherwise one array of the arguments in its encoding of
+//! JS values (JSON plus `undefined`, `NaN`, tags; see `json::parse_host`).
 //! [`pl_call`] runs the operation and returns a [`ops::Status`] saying what to read: JSON
-//! text for `JSON.parse` (every object planloop returns is built that way, so each key
-//! is an own property), a few numbers, or an error. Nothing here decides anything.
+//! text for `JSON.parse` (so each key is an own property), a few numbers, a structured
+//! result as fields (`out.rs`), or an error. Nothing here decides anything.
 //!
 //! Two modules are built from this crate: the primitives (feature `core`) and the
 //! session engine (feature `session`); a page that only validates loads only the first.
@@ -29,10 +28,9 @@ mod io;
 mod issues;
 #[cfg(feature = "core")]
 mod mistakes;
-#[cfg(feature = "core")]
-pub mod object;
 pub mod ops;
 mod out;
+#[cfg(feature = "session")]
 mod raw;
 #[cfg(feature = "session")]
 mod session;

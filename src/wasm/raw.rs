@@ -4,9 +4,7 @@
 //! must be escaped first, and V8's `JSON.stringify` of long text costs twenty times its
 //! `encodeInto` (and the module's unescaping it more again). A hundred lengths written
 //! as words cost the JS layer a few stores, where joined as text for the head they cost
-//! it, and the module's reading them, a tenth of `composePrompt`'s time. (`write_todos`
-//! arguments read as an object put their words after the texts instead, with no head:
-//! `object.rs`.) The JS layer sends only well-formed texts this way; lengths and bounds
+//! it, and the module's reading them, a tenth of `composePrompt`'s time. The JS layer sends only well-formed texts this way; lengths and bounds
 //! are checked here (cheaply) rather than trusted.
 
 use super::Input;
@@ -15,7 +13,6 @@ use crate::text::part;
 
 /// The input, whose head ends at byte `head_end`, split: the lengths before the head,
 /// the head, and the raw texts after it.
-#[cfg(feature = "session")]
 pub fn split<'a>(given: Input<'a>, head_end: f64, what: &'static str) -> Result<(Words<'a>, &'a [u8], Raw<'a>)> {
     let bytes = given.bytes;
     let count = bytes.get(..4).map_or(0, word) as usize;
@@ -27,21 +24,6 @@ pub fn split<'a>(given: Input<'a>, head_end: f64, what: &'static str) -> Result<
     let (head, body) = bytes[words..].split_at(end as usize - words);
     let rest = std::str::from_utf8(body).map_err(|_| malformed(what, "texts that are not UTF-8"))?;
     Ok((Words(bytes[4..words].chunks_exact(4)), head, Raw { rest, ascii: given.ascii, what }))
-}
-
-/// The input as raw texts and then 32-bit words: each, then their count (the JS layer
-/// encodes the texts at the buffer's start, where its view of the buffer begins).
-#[cfg(feature = "core")]
-pub fn words_last<'a>(given: Input<'a>, what: &'static str) -> Result<(Words<'a>, Raw<'a>)> {
-    let bytes = given.bytes;
-    let count = bytes.len().checked_sub(4).map(|at| word(&bytes[at..]) as usize);
-    let texts_end = count.and_then(|n| n.checked_add(1)?.checked_mul(4)).and_then(|n| bytes.len().checked_sub(n));
-    let Some(texts_end) = texts_end else {
-        return Err(malformed(what, "more words than the input"));
-    };
-    let rest = std::str::from_utf8(&bytes[..texts_end]).map_err(|_| malformed(what, "texts that are not UTF-8"))?;
-    let words = Words(bytes[texts_end..bytes.len() - 4].chunks_exact(4));
-    Ok((words, Raw { rest, ascii: given.ascii, what }))
 }
 
 /// The 32-bit words given with the texts (for a call with a head, the texts' lengths in
@@ -74,7 +56,6 @@ pub struct Raw<'a> {
 impl<'a> Raw<'a> {
     /// The next text, `length` UTF-16 units long (as a JSON head gives it) and at most
     /// `max` characters.
-    #[cfg(feature = "session")]
     pub fn next(&mut self, length: f64, max: usize) -> Result<&'a str> {
         match length.fract() == 0.0 && length >= 0.0 && length <= self.rest.len() as f64 {
             true => self.take(length as usize, max),
@@ -99,21 +80,6 @@ impl<'a> Raw<'a> {
         }
         self.rest = rest;
         Ok(text)
-    }
-
-    /// The texts not yet taken.
-    #[cfg(feature = "core")]
-    pub fn rest(&self) -> &'a str {
-        self.rest
-    }
-
-    /// The length of `text` (one of the texts) in characters.
-    #[cfg(feature = "core")]
-    pub fn characters(&self, text: &str) -> usize {
-        match self.ascii {
-            true => text.len(),
-            false => text.chars().count(),
-        }
     }
 
     /// Checks that every text was taken.

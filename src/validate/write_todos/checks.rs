@@ -1,7 +1,6 @@
-//! zod's checks of the values the schema reads, as a reader found them. Each reader (of
-//! JSON text or the host encoding, `reader.rs`; of a JS object the JS layer read,
-//! `object.rs`) says what each value is; these note the mistakes in zod's order (schema
-//! order) and keep the valid todos, so the two answer alike by construction.
+//! zod's checks of the values the schema reads, as the reader (`reader.rs`) found them:
+//! it says what each value is; these note the mistakes in zod's order (schema order,
+//! whatever the order of the keys) and keep the valid todos.
 
 use super::{Field, Found, FoundTodo, FoundTodos, Mistake, Place, Span, What, CONTENT, FOCUS, ID, MAX_TODOS, NOTE};
 use crate::error::issue::{Expected, Origin};

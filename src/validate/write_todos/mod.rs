@@ -15,20 +15,16 @@
 //! threw, a value cut off, an object of a class where the schema looks) is
 //! [`Outcome::Unsure`] and goes there. The answer never depends on which path ran:
 //! `agreement.rs` holds the two to each other, and the differential tests hold both to
-//! zod. A JS object whose values the schema reads are all strings or scalars is not
-//! encoded at all: the JS layer reads it, and [`check_object`] checks what it read with
-//! the reader's own checks (`checks.rs`).
+//! zod.
 
 #[cfg(test)]
 mod agreement;
 mod checks;
 mod compact;
-mod object;
 mod reader;
 mod scan;
 
 pub use checks::Text;
-pub use object::{check_object, GivenTodo};
 
 use std::borrow::Cow;
 

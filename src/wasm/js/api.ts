@@ -39,7 +39,6 @@ import type {
   WriteTodosValidation,
 } from "../types";
 import { rawTexts } from "./compose.js";
-import { objectData, objectId } from "./object.js";
 import { callWithArgs, found, foundArgs, readAck, readArgs, readEvent, readSnapshot, type ArgsOps } from "./primitives.js";
 import { Thrown, encodeArgs } from "./encode.js";
 import type { Engine } from "./engine.js";
@@ -69,18 +68,16 @@ function answer<T>(engine: Engine, status: number, read: (reader: Reader) => T):
   return status === Status.Fields ? read(engine.reader()) : (engine.result(status) as T);
 }
 
-const VALIDATE: ArgsOps = { object: Op.ValidateObject, forms: [Op.ValidateText, Op.ValidateValue, Op.ValidateQuoted] };
-const APPLY: ArgsOps = { object: Op.PlannerApplyObject, forms: [Op.PlannerApplyText, Op.PlannerApplyValue, Op.PlannerApplyQuoted] };
+const VALIDATE: ArgsOps = [Op.ValidateText, Op.ValidateValue, Op.ValidateQuoted];
+const APPLY: ArgsOps = [Op.PlannerApplyText, Op.PlannerApplyValue, Op.PlannerApplyQuoted];
 
 /** Validates `write_todos` arguments exactly as zod 4's `safeParse` would for the tool's
  * schema. `args` may be the raw JSON text of a tool call; text that is not JSON gives one
  * `invalid_json` issue. */
 export function validateWriteTodos(args: unknown): WriteTodosValidation {
   const engine = core();
-  const { status, byWords, source } = callWithArgs(engine, VALIDATE, 0, args);
-  if (status === Status.Found) {
-    return { success: true, data: byWords !== undefined ? objectData(byWords) : foundArgs(engine.words, engine.numbersAt(), source) };
-  }
+  const { status, source } = callWithArgs(engine, VALIDATE, 0, args);
+  if (status === Status.Found) return { success: true, data: foundArgs(engine.words, engine.numbersAt(), source) };
   if (status === Status.Issues) return { success: false, error: { issues: engine.reader().issues() } };
   if (status === Status.Fields) return { success: true, data: readArgs(engine.reader()) };
   return engine.result(status) as WriteTodosValidation;
@@ -200,9 +197,9 @@ export class PlannerState extends Instance {
    * to send back as the tool result. */
   applyWriteTodos(args: unknown, nowMs: number): PlannerAck {
     const engine = this.engine();
-    const { status, byWords, source } =
+    const { status, source } =
       typeof nowMs !== "number" || !Number.isFinite(nowMs)
-        ? { status: engine.call(Op.PlannerApplyChecked, this.handle, encodeArgs([args, nowMs])), byWords: undefined, source: "" }
+        ? { status: engine.call(Op.PlannerApplyChecked, this.handle, encodeArgs([args, nowMs])), source: "" }
         : callWithArgs(engine, APPLY, this.handle, args, nowMs);
     if (status === Status.Rejected) {
       const reader = engine.reader();
@@ -213,10 +210,9 @@ export class PlannerState extends Instance {
     if (status !== Status.Accepted) return engine.result(status) as PlannerAck;
     const at = engine.numbersAt();
     const n = engine.words;
-    // The todo in progress: none (0); of arguments read as an object, which one (from 1);
-    // else where its id is in `source`.
+    // The todo in progress: none (0), or where its id is in `source`.
     const which = n[at + 2]!;
-    const inProgress = which === 0 ? null : byWords !== undefined ? objectId(byWords, which) : found(source, which, n[at + 3]!, n[at + 4]!);
+    const inProgress = which === 0 ? null : found(source, which, n[at + 3]!, n[at + 4]!);
     return { ok: true, revision: n[at]!, todoCount: n[at + 1]!, inProgress };
   }
 

@@ -32,6 +32,11 @@ export class Thrown {
 // Recognised without `instanceof`, which a revoked proxy would make throw.
 const thrownValues = new WeakSet<object>();
 
+/** Whether `value` is a read that threw (`Thrown`). */
+export function isThrown(value: object): boolean {
+  return thrownValues.has(value);
+}
+
 /** An object (not an array) where a schema wants a string, as zod sees it there: the
  * name it gives the object's type, and its `length` (which zod's length checks read
  * wherever it lives, where the encoding lists enumerable keys only), read once. */

@@ -78,20 +78,6 @@ export class Engine {
     return this.exports.pl_call(op, handle, written, first, written - words === units ? 1 : 0) >>> 0;
   }
 
-  /** Runs `op` with `texts` (UTF-8) and then `words` (32-bit words, then their count) in
-   * the input buffer (arguments read as an object, `src/wasm/object.rs`): the texts first,
-   * so that `encodeInto` writes into the buffer's own view. */
-  callWords(op: number, handle: number, words: readonly number[], texts: string, number = 0): number {
-    const capacity = texts.length * 3 + 4 * (words.length + 1);
-    if (capacity > this.input.length || this.bytes.byteLength === 0) this.grow(capacity);
-    const input = this.input;
-    const written = texts === "" ? 0 : encoder.encodeInto(texts, input).written;
-    putWords(input, written, words);
-    const end = written + 4 * words.length;
-    putWord(input, end, words.length);
-    return this.exports.pl_call(op, handle, end + 4, number, written === texts.length ? 1 : 0) >>> 0;
-  }
-
   /** The result of the last call: JSON parsed, `undefined`, a number, or a thrown error. */
   result(status: number): unknown {
     switch (status) {

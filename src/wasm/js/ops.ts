@@ -5,7 +5,6 @@ export const Op = {
   ValidateText: 1,
   ValidateValue: 2,
   ValidateQuoted: 7,
-  ValidateObject: 8,
   WriteTodosJsonSchema: 3,
   ToolDefinitions: 4,
   ExtractReflection: 5,
@@ -18,7 +17,6 @@ export const Op = {
   PlannerSnapshot: 15,
   PlannerApplyQuoted: 16,
   PlannerApplyChecked: 17,
-  PlannerApplyObject: 18,
   LogNew: 20,
   LogFree: 21,
   LogRecordPlan: 22,
@@ -97,13 +95,7 @@ export const COMPOSE_LIMITS = {
   TEXT_MAX: 100000,
 } as const;
 
-/** A value of `write_todos` arguments read as an object, as a word (see src/wasm/object.rs). */
-export const OBJECT = {
-  ABSENT: 0,
-  UNDEFINED: 1,
-  NUMBER: 2,
-  BOOLEAN: 3,
-  NULL: 4,
-  STRING: 2147483648,
+/** The most todos a `write_todos` list may hold (see src/validate/write_todos/mod.rs). */
+export const WRITE_TODOS = {
   TODOS_MAX: 8,
 } as const;

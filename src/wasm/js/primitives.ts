@@ -4,26 +4,19 @@
 import type { PlannerAck, PlannerSnapshot, ReasoningEvent, Todo, WriteTodos } from "../types";
 import { encodeValue, wellFormed } from "./encode.js";
 import type { Engine } from "./engine.js";
-import { readObject, type ObjectRead } from "./object.js";
+import { zodView } from "./object.js";
 import { PHASES, STATUSES } from "./ops.js";
 import type { Reader } from "./reader.js";
 
-/** The operations that take `write_todos` arguments: read as an object (`object.ts`), and
- * by the form the arguments cross in otherwise (`crossing`). */
-export interface ArgsOps {
-  object: number;
-  forms: readonly [number, number, number];
-}
+/** The operations that take `write_todos` arguments, by the form the arguments cross in
+ * (`crossing`). */
+export type ArgsOps = readonly [number, number, number];
 
-/** The status of `ops` run with `write_todos` arguments; `byWords` what was read of them
- * when they crossed as words, else `source`, the string the core's offsets point into. */
-export function callWithArgs(engine: Engine, ops: ArgsOps, handle: number, args: unknown, nowMs = 0): { status: number; byWords?: ObjectRead; source: string } {
-  const read = readObject(args);
-  if (read !== undefined && read.shape === undefined) {
-    return { status: engine.callWords(ops.object, handle, read.words, read.texts, nowMs), byWords: read, source: "" };
-  }
-  const { form, text, source } = crossing(read?.shape ?? args);
-  return { status: engine.call(ops.forms[form], handle, text, nowMs), source };
+/** The status of `ops` run with `write_todos` arguments, and `source`, the string the
+ * core's offsets point into. */
+export function callWithArgs(engine: Engine, ops: ArgsOps, handle: number, args: unknown, nowMs = 0): { status: number; source: string } {
+  const { form, text, source } = crossing(zodView(args));
+  return { status: engine.call(ops[form], handle, text, nowMs), source };
 }
 
 /** Tool-call arguments as they cross: raw JSON text, its JSON literal, or a JS value;
