@@ -15,7 +15,7 @@ use crate::json::decimals::Decimals;
 use crate::json::from_value::{struct_from_value, FromValue, Mismatch};
 use crate::json::value::Value;
 use crate::plan::guard::{IterationVerdict, OveruseGuard, Refusal};
-use crate::plan::todos::{self, Args, Todo, WriteTodos};
+use crate::plan::todos::{self, Todo, ToolArgs, WriteTodos};
 use crate::validate::input::Input;
 use crate::validate::write_todos::{self, Found, Mistake, Outcome, Source};
 
@@ -162,13 +162,13 @@ impl PlannerState {
     /// call the guard refuses is not even parsed.
     pub fn apply_write_todos<'a, I: Input<'a>>(
         &mut self,
-        args: Args<'a, I>,
+        args: ToolArgs<'a, I>,
         now_ms: f64,
         decimals: Decimals,
     ) -> Result<PlannerAck> {
         let applied = match args {
-            Args::Text(text) => self.apply_text(text, false, now_ms, decimals)?,
-            Args::Host(text) => self.apply_text(text, true, now_ms, decimals)?,
+            ToolArgs::Text(text) => self.apply_text(text, false, now_ms, decimals)?,
+            ToolArgs::Host(text) => self.apply_text(text, true, now_ms, decimals)?,
             args => return self.apply_in_full(args, now_ms, decimals),
         };
         Ok(match applied {
@@ -193,7 +193,7 @@ impl PlannerState {
             Outcome::Invalid(mistakes) => Ok(Applied::Mistaken(mistakes)),
             Outcome::NotJson(error) => Ok(Applied::Ack(rejected(vec![error.issue()]))),
             Outcome::Unsure => {
-                let args = if host { Args::<&Value>::Host(text) } else { Args::Text(text) };
+                let args = if host { ToolArgs::<&Value>::Host(text) } else { ToolArgs::Text(text) };
                 Ok(Applied::Ack(self.apply_in_full(args, now_ms, decimals)?))
             }
         }
@@ -204,7 +204,7 @@ impl PlannerState {
     /// [`crate::validate::write_todos::read`]).
     pub fn apply_in_full<'a, I: Input<'a>>(
         &mut self,
-        args: Args<'a, I>,
+        args: ToolArgs<'a, I>,
         now_ms: f64,
         decimals: Decimals,
     ) -> Result<PlannerAck> {

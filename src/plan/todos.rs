@@ -151,7 +151,7 @@ impl<'a> WriteTodosValidation<'a> {
 
 /// Tool-call arguments as a host holds them: the raw JSON text of the call, the JS
 /// layer's encoding of a JS value (see `json::parse_host`), or a value.
-pub enum Args<'a, I> {
+pub enum ToolArgs<'a, I> {
     Text(&'a [u8]),
     Host(&'a [u8]),
     Value(I),
@@ -163,14 +163,14 @@ pub enum Args<'a, I> {
 /// text run the one-pass reader first (`write_todos::read`) and come here when it is
 /// `Unsure`, so the text is never read by it twice. Decimal numbers are read with
 /// `decimals`.
-pub fn validate<'a, I: Input<'a>>(args: Args<'a, I>, decimals: Decimals) -> Result<WriteTodosValidation<'a>> {
+pub fn validate<'a, I: Input<'a>>(args: ToolArgs<'a, I>, decimals: Decimals) -> Result<WriteTodosValidation<'a>> {
     let schema = &compiled::WRITE_TODOS;
     let (text, host) = match args {
-        Args::Value(value) => {
+        ToolArgs::Value(value) => {
             return Ok(WriteTodosValidation::from_outcome(schema::validate(schema, value, decimals)?))
         }
-        Args::Text(text) => (text, false),
-        Args::Host(text) => (text, true),
+        ToolArgs::Text(text) => (text, false),
+        ToolArgs::Host(text) => (text, true),
     };
     let parsed = match host {
         true => crate::json::parse_host(text, decimals),

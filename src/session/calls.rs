@@ -12,7 +12,7 @@ use crate::json::write as json_text;
 use crate::plan::dialects::{self, DialectArgs, Request};
 use crate::plan::planner::PlannerAck;
 use crate::plan::recorded::{PlanArgs, PlanProgressArgs, PlanState};
-use crate::plan::todos::{self, Args, Todo, TodoStatus, WriteTodos};
+use crate::plan::todos::{self, Todo, TodoStatus, ToolArgs, WriteTodos};
 use crate::prompts::{self};
 use crate::session::approval::{Proposal, ToolClass};
 use crate::session::config::{TodoDialect, TodoMode};
@@ -328,9 +328,9 @@ impl Session {
                 // The full way, in every build (see `validate::write_todos::read`).
                 let ack = match &call.args {
                     Value::String(text) => {
-                        self.planner.apply_in_full(Args::<&Value>::Text(text.as_bytes()), now, self.decimals)?
+                        self.planner.apply_in_full(ToolArgs::<&Value>::Text(text.as_bytes()), now, self.decimals)?
                     }
-                    args => self.planner.apply_in_full(Args::Value(args), now, self.decimals)?,
+                    args => self.planner.apply_in_full(ToolArgs::Value(args), now, self.decimals)?,
                 };
                 let accepted = matches!(ack, PlannerAck::Accepted(_));
                 if accepted {

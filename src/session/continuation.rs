@@ -61,7 +61,7 @@ pub struct Signal {
 
 /// A reply with its `continuation` object read and removed.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Reading {
+pub struct SignalledReply {
     /// The answer the user sees.
     pub answer: String,
     pub signal: Signal,
@@ -73,17 +73,17 @@ const TERMINATION: &[&[&str]] =
 const CONTINUATION: &[&[&str]] = &[&["\"status\":", "\"continue\""], &["need", "more", "steps"], &["not", "finished"]];
 
 /// Reads `text` under the protocol.
-pub fn read(text: &str, require_explicit_signal: bool, decimals: Decimals) -> Reading {
+pub fn read(text: &str, require_explicit_signal: bool, decimals: Decimals) -> SignalledReply {
     if let Some((answer, object)) = find_object(text, decimals) {
         if let Some(signal) = explicit(&object) {
-            return Reading { answer, signal };
+            return SignalledReply { answer, signal };
         }
     }
     let signal = match (require_explicit_signal, by_wording(text)) {
         (false, Some(status)) => Signal { status, source: Source::Pattern, reason: None, progress: None },
         _ => Signal { status: Status::Terminate, source: Source::Default, reason: None, progress: None },
     };
-    Reading { answer: text.trim().to_owned(), signal }
+    SignalledReply { answer: text.trim().to_owned(), signal }
 }
 
 /// The reply without its protocol object, and the object: bare, fenced, or trailing.

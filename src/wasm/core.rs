@@ -14,7 +14,7 @@ use crate::error::Result;
 use crate::json::value::Value;
 use crate::plan::guard::IterationVerdict;
 use crate::plan::planner::{self, AckError, Applied, PlannerAck, PlannerSnapshot, PlannerState};
-use crate::plan::todos::{self, Args as TodoArgs, Todo, TodoStatus, WriteTodosValidation};
+use crate::plan::todos::{self, Todo, TodoStatus, ToolArgs, WriteTodosValidation};
 use crate::plan::todos::{WRITE_TODOS_DESCRIPTION, WRITE_TODOS_SCHEMA};
 use crate::sort::sort_by;
 use crate::text::reflection::{extract_reflection, DEFAULT_MAX_CHARS};
@@ -76,8 +76,8 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, now_ms: f64) -> Option<Result
             let a = Args::parse(input, HOST)?;
             let now_ms = a.time(1, "nowMs")?;
             let args = match a.get(0) {
-                crate::json::value::Value::String(text) => TodoArgs::Text(text.as_bytes()),
-                value => TodoArgs::Value(value),
+                crate::json::value::Value::String(text) => ToolArgs::Text(text.as_bytes()),
+                value => ToolArgs::Value(value),
             };
             ack(planner.apply_write_todos(args, now_ms, HOST)?)
         }),
@@ -170,8 +170,8 @@ fn validate(given: Input<'_>, host: bool) -> Result<Status> {
         Outcome::Unsure => {}
     }
     let args = match host {
-        true => TodoArgs::<&Value>::Host(input),
-        false => TodoArgs::Text(input),
+        true => ToolArgs::<&Value>::Host(input),
+        false => ToolArgs::Text(input),
     };
     match todos::validate(args, HOST)? {
         WriteTodosValidation::Failure { error, .. } => {

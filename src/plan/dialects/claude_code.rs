@@ -4,7 +4,7 @@
 
 use schemars::JsonSchema;
 
-use super::{Reading, MAX_TODOS};
+use super::{Effect, MAX_TODOS};
 use crate::json::from_value::struct_from_value;
 use crate::plan::todos::TodoStatus;
 
@@ -43,6 +43,6 @@ pub struct TodoWriteArgs {
 struct_from_value!(TodoWriteArgs { todos });
 
 /// The list, and Claude Code's answer.
-pub(super) fn read(args: TodoWriteArgs) -> Reading {
-    Reading::replace(args.todos.into_iter().map(|t| (t.id, t.content, t.status)).collect(), REPLY)
+pub(super) fn read(args: TodoWriteArgs) -> Effect {
+    Effect::replace(args.todos.into_iter().map(|t| (t.id, t.content, t.status)).collect(), REPLY)
 }

@@ -6,7 +6,7 @@
 use schemars::JsonSchema;
 
 use super::ids::ID_MAX;
-use super::{Item, Reading};
+use super::{Effect, Item};
 use crate::json::from_value::{enum_from_value, struct_from_value, Fields, FromValue, Mismatch};
 use crate::json::value::Value;
 use crate::plan::todos::{Todo, TodoStatus};
@@ -149,7 +149,7 @@ fn number(id: &str) -> Option<u64> {
 /// from its answer) or the next one, kept under the id its answer names: an older task
 /// with an assigned id gives it up for another, since the model now names the new task
 /// by it.
-pub(super) fn create(args: TaskCreateArgs, current: &[Todo], assigned: Option<String>) -> Reading {
+pub(super) fn create(args: TaskCreateArgs, current: &[Todo], assigned: Option<String>) -> Effect {
     let mut items = kept(current);
     let id = assigned.unwrap_or_else(|| next_id(&items));
     while let Some(older) = items.iter().position(|item| item.0.as_deref() == Some(&id)) {
@@ -157,19 +157,19 @@ pub(super) fn create(args: TaskCreateArgs, current: &[Todo], assigned: Option<St
     }
     let reply = format!("Task #{id} created successfully: {}", args.subject);
     items.push((Some(id), args.subject, TodoStatus::Pending));
-    Reading::Patch(items, reply)
+    Effect::Patch(items, reply)
 }
 
 /// The task patched or deleted; Claude Code's answers, including `Task not found`.
-pub(super) fn update(args: TaskUpdateArgs, current: &[Todo]) -> Reading {
+pub(super) fn update(args: TaskUpdateArgs, current: &[Todo]) -> Effect {
     let Some(at) = current.iter().position(|t| t.id == args.task_id) else {
-        return Reading::Answer("Task not found".to_owned());
+        return Effect::Answer("Task not found".to_owned());
     };
     let id = &args.task_id;
     let mut items = kept(current);
     if args.status == Some(TaskUpdateStatus::Deleted) {
         items.remove(at);
-        return Reading::Patch(items, format!("Updated task #{id} deleted"));
+        return Effect::Patch(items, format!("Updated task #{id} deleted"));
     }
     let mut fields = Vec::new();
     if let Some(subject) = args.subject.filter(|s| *s != items[at].1) {
@@ -196,7 +196,7 @@ pub(super) fn update(args: TaskUpdateArgs, current: &[Todo]) -> Reading {
     if !matches!(args.metadata, Value::Undefined) {
         fields.push("metadata");
     }
-    Reading::Patch(items, format!("Updated task #{id} {}", fields.join(", ")))
+    Effect::Patch(items, format!("Updated task #{id} {}", fields.join(", ")))
 }
 
 /// `#1 [completed] Run the tests`, a line per task.

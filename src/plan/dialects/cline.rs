@@ -6,7 +6,7 @@
 use schemars::JsonSchema;
 
 use super::roo::checklist;
-use super::{Item, Reading, MAX_TODOS};
+use super::{Effect, Item, MAX_TODOS};
 use crate::json::from_value::struct_from_value;
 use crate::plan::todos::TodoStatus;
 use crate::text::replace;
@@ -23,7 +23,7 @@ struct_from_value!(TaskProgressArgs { task_progress });
 
 /// The checklist's items, the first unchecked one in progress; no answer of its own
 /// (the tool it rides on answers).
-pub(super) fn read(args: TaskProgressArgs) -> Result<Reading, String> {
+pub(super) fn read(args: TaskProgressArgs) -> Result<Effect, String> {
     let text = replace(&args.task_progress, "<br/>", "\n");
     let text = replace(&replace(&text, "<br />", "\n"), "<br>", "\n");
     let mut items: Vec<Item> = checklist(&text).into_iter().map(|(content, status)| (None, content, status)).collect();
@@ -35,5 +35,5 @@ pub(super) fn read(args: TaskProgressArgs) -> Result<Reading, String> {
             current.2 = TodoStatus::InProgress;
         }
     }
-    Ok(Reading::replace(items, ""))
+    Ok(Effect::replace(items, ""))
 }

@@ -3,7 +3,7 @@
 
 use schemars::JsonSchema;
 
-use super::{Reading, MAX_TODOS};
+use super::{Effect, MAX_TODOS};
 use crate::json::from_value::struct_from_value;
 use crate::plan::todos::TodoStatus;
 
@@ -30,7 +30,7 @@ pub struct UpdatePlanArgs {
 struct_from_value!(UpdatePlanArgs { explanation, plan });
 
 /// The steps, the explanation as the list's note, and Codex's answer.
-pub(super) fn read(args: UpdatePlanArgs) -> Reading {
+pub(super) fn read(args: UpdatePlanArgs) -> Effect {
     let items = args.plan.into_iter().map(|s| (None, s.step, s.status)).collect();
-    Reading::List(items, args.explanation, "Plan updated".to_owned())
+    Effect::List(items, args.explanation, "Plan updated".to_owned())
 }

@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 
 use super::ids::slug;
 use super::status::CancellableStatus;
-use super::{Item, Reading, MAX_TODOS};
+use super::{Effect, Item, MAX_TODOS};
 use crate::json::from_value::struct_from_value;
 use crate::plan::todos::{Todo, TodoStatus};
 
@@ -40,7 +40,7 @@ pub struct CursorTodoWriteArgs {
 struct_from_value!(CursorTodoWriteArgs { merge, todos });
 
 /// The list after the call: `current` patched (with `merge`) or replaced.
-pub(super) fn read(args: CursorTodoWriteArgs, current: &[Todo]) -> Result<Reading, String> {
+pub(super) fn read(args: CursorTodoWriteArgs, current: &[Todo]) -> Result<Effect, String> {
     let mut items: Vec<Item> = match args.merge {
         true => current.iter().map(|t| (Some(t.id.clone()), t.content.clone(), t.status)).collect(),
         false => Vec::new(),
@@ -74,7 +74,7 @@ pub(super) fn read(args: CursorTodoWriteArgs, current: &[Todo]) -> Result<Readin
         }
     }
     let open = items.iter().filter(|(.., status)| *status != TodoStatus::Completed).count();
-    Ok(Reading::replace(items, &format!("Successfully updated the todo list ({open} open).")))
+    Ok(Effect::replace(items, &format!("Successfully updated the todo list ({open} open).")))
 }
 
 /// An id as quoted in a message: its first 64 characters.

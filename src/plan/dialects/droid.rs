@@ -5,7 +5,7 @@
 use schemars::JsonSchema;
 
 use super::claude_code::{TodoWriteItem, REPLY};
-use super::{Item, Reading, MAX_TODOS};
+use super::{Effect, Item, MAX_TODOS};
 use crate::json::from_value::{struct_from_value, FromValue, Mismatch};
 use crate::json::value::Value;
 use crate::plan::todos::TodoStatus;
@@ -38,7 +38,7 @@ pub struct DroidTodoWriteArgs {
 struct_from_value!(DroidTodoWriteArgs { todos });
 
 /// The items; the answer is Claude Code's.
-pub(super) fn read(args: DroidTodoWriteArgs) -> Result<Reading, String> {
+pub(super) fn read(args: DroidTodoWriteArgs) -> Result<Effect, String> {
     let items: Vec<Item> = match args.todos {
         DroidTodos::List(todos) => todos.into_iter().map(|t| (t.id, t.content, t.status)).collect(),
         DroidTodos::Lines(text) => {
@@ -55,7 +55,7 @@ pub(super) fn read(args: DroidTodoWriteArgs) -> Result<Reading, String> {
             items
         }
     };
-    Ok(Reading::replace(items, REPLY))
+    Ok(Effect::replace(items, REPLY))
 }
 
 /// The lines `N. [status] text` (the number optional), in order; other lines are not

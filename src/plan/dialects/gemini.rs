@@ -3,7 +3,7 @@
 
 use schemars::JsonSchema;
 
-use super::{Item, Reading, MAX_TODOS};
+use super::{Effect, Item, MAX_TODOS};
 use crate::json::from_value::{enum_from_value, struct_from_value};
 use crate::plan::todos::TodoStatus;
 
@@ -64,7 +64,7 @@ pub struct GeminiWriteTodosArgs {
 struct_from_value!(GeminiWriteTodosArgs { todos });
 
 /// The items, and Gemini CLI's answer: the list as it now stands, numbered.
-pub(super) fn read(args: GeminiWriteTodosArgs) -> Result<Reading, String> {
+pub(super) fn read(args: GeminiWriteTodosArgs) -> Result<Effect, String> {
     if args.todos.iter().any(|t| t.description.trim().is_empty()) {
         return Err("Invalid parameters: Each todo must have a non-empty description string".to_owned());
     }
@@ -72,12 +72,12 @@ pub(super) fn read(args: GeminiWriteTodosArgs) -> Result<Reading, String> {
         return Err("Invalid parameters: Only one task can be \"in_progress\" at a time.".to_owned());
     }
     if args.todos.is_empty() {
-        return Ok(Reading::replace(Vec::new(), "Successfully cleared the todo list."));
+        return Ok(Effect::replace(Vec::new(), "Successfully cleared the todo list."));
     }
     let mut reply = String::from("Successfully updated the todo list. The current list is now:");
     for (i, todo) in args.todos.iter().enumerate() {
         reply.push_str(&format!("\n{}. [{}] {}", i + 1, todo.status.as_str(), todo.description));
     }
     let items: Vec<Item> = args.todos.into_iter().map(|t| (None, t.description, t.status.todo_status())).collect();
-    Ok(Reading::replace(items, &reply))
+    Ok(Effect::replace(items, &reply))
 }

@@ -3,7 +3,7 @@
 
 use schemars::JsonSchema;
 
-use super::{strings_object, Item, Reading, MAX_TODOS};
+use super::{strings_object, Effect, Item, MAX_TODOS};
 use crate::json::decimals::Decimals;
 use crate::json::from_value::struct_from_value;
 use crate::json::value::Value;
@@ -33,9 +33,9 @@ pub struct LangChainWriteTodosArgs {
 struct_from_value!(LangChainWriteTodosArgs { todos });
 
 /// The items, and LangChain.js's answer: `Updated todo list to <the list as JSON>`.
-pub(super) fn read(args: LangChainWriteTodosArgs, decimals: Decimals) -> Reading {
+pub(super) fn read(args: LangChainWriteTodosArgs, decimals: Decimals) -> Effect {
     let echoed = args.todos.iter().map(|t| strings_object(&[("content", &t.content), ("status", t.status.as_str())]));
     let reply = format!("Updated todo list to {}", stringify(&Value::Array(echoed.collect()), decimals));
     let items: Vec<Item> = args.todos.into_iter().map(|t| (None, t.content, t.status)).collect();
-    Reading::replace(items, &reply)
+    Effect::replace(items, &reply)
 }

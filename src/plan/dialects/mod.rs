@@ -242,7 +242,7 @@ pub enum Request {
 }
 
 /// What a call comes to before its items become todos.
-enum Reading {
+enum Effect {
     /// The list it leaves, a note on it, and the tool's answer.
     List(Vec<Item>, Option<String>, String),
     /// The planner's own list patched (Claude Code's tasks), and the tool's answer: each
@@ -253,10 +253,10 @@ enum Reading {
     Answer(String),
 }
 
-impl Reading {
+impl Effect {
     /// The list `items`, with no note, answered with `reply`.
-    fn replace(items: Vec<Item>, reply: &str) -> Reading {
-        Reading::List(items, None, reply.to_owned())
+    fn replace(items: Vec<Item>, reply: &str) -> Effect {
+        Effect::List(items, None, reply.to_owned())
     }
 }
 
@@ -290,8 +290,8 @@ pub fn request_answered(
         DialectArgs::TodoWrite(args) => claude_code::read(args),
         DialectArgs::TaskCreate(args) => claude_tasks::create(args, current, answer.and_then(created_id)),
         DialectArgs::TaskUpdate(args) => claude_tasks::update(args, current),
-        DialectArgs::TaskList(_) => Reading::Answer(claude_tasks::list(current)),
-        DialectArgs::TaskGet(args) => Reading::Answer(claude_tasks::get(args, current)),
+        DialectArgs::TaskList(_) => Effect::Answer(claude_tasks::list(current)),
+        DialectArgs::TaskGet(args) => Effect::Answer(claude_tasks::get(args, current)),
         DialectArgs::UpdatePlan(args) => codex::read(args),
         DialectArgs::UpdateTodoList(args) => roo::read(args)?,
         DialectArgs::TaskTracker(args) => openhands::read(args, current)?,
@@ -303,9 +303,9 @@ pub fn request_answered(
         DialectArgs::TaskProgress(args) => cline::read(args)?,
     };
     let (items, note, reply, patch) = match reading {
-        Reading::List(items, note, reply) => (items, note, reply, false),
-        Reading::Patch(items, reply) => (items, None, reply, true),
-        Reading::Answer(text) => return Ok(Request::Answer(text)),
+        Effect::List(items, note, reply) => (items, note, reply, false),
+        Effect::Patch(items, reply) => (items, None, reply, true),
+        Effect::Answer(text) => return Ok(Request::Answer(text)),
     };
     if let Some(at) = items.iter().position(|(_, content, _)| content.trim().is_empty()) {
         return Err(format!("Item {} has no text: every item needs some.", at + 1));

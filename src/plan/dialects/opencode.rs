@@ -4,7 +4,7 @@
 use schemars::JsonSchema;
 
 use super::status::CancellableStatus;
-use super::{strings_object, Item, Reading, MAX_TODOS};
+use super::{strings_object, Effect, Item, MAX_TODOS};
 use crate::json::decimals::Decimals;
 use crate::json::from_value::struct_from_value;
 use crate::json::value::Value;
@@ -41,7 +41,7 @@ pub struct OpenCodeTodoWriteArgs {
 struct_from_value!(OpenCodeTodoWriteArgs { todos });
 
 /// The items, and OpenCode's answer: the list as `JSON.stringify(todos, null, 2)`.
-pub(super) fn read(args: OpenCodeTodoWriteArgs, decimals: Decimals) -> Reading {
+pub(super) fn read(args: OpenCodeTodoWriteArgs, decimals: Decimals) -> Effect {
     let echoed = args.todos.iter().map(|t| {
         let given = [("priority", &t.priority), ("id", &t.id)];
         let optional = given.iter().filter_map(|(key, value)| Some((*key, value.as_deref()?)));
@@ -51,5 +51,5 @@ pub(super) fn read(args: OpenCodeTodoWriteArgs, decimals: Decimals) -> Reading {
     });
     let reply = stringify_pretty(&Value::Array(echoed.collect()), decimals);
     let items: Vec<Item> = args.todos.into_iter().map(|t| (t.id, t.content, t.status.todo_status())).collect();
-    Reading::replace(items, &reply)
+    Effect::replace(items, &reply)
 }

@@ -3,7 +3,7 @@
 
 use schemars::JsonSchema;
 
-use super::{Reading, MAX_TODOS};
+use super::{Effect, MAX_TODOS};
 use crate::json::from_value::{enum_from_value, struct_from_value};
 use crate::plan::todos::{Todo, TodoStatus};
 
@@ -56,9 +56,9 @@ pub struct TaskTrackerArgs {
 struct_from_value!(TaskTrackerArgs { command, task_list });
 
 /// The new list and OpenHands' answer, or the list shown.
-pub(super) fn read(args: TaskTrackerArgs, current: &[Todo]) -> Result<Reading, String> {
+pub(super) fn read(args: TaskTrackerArgs, current: &[Todo]) -> Result<Effect, String> {
     let tasks = match (args.command, args.task_list) {
-        (TaskTrackerCommand::View, _) => return Ok(Reading::Answer(view(current))),
+        (TaskTrackerCommand::View, _) => return Ok(Effect::Answer(view(current))),
         (TaskTrackerCommand::Plan, None) => return Err("command \"plan\" needs task_list.".to_owned()),
         (TaskTrackerCommand::Plan, Some(tasks)) => tasks,
     };
@@ -72,7 +72,7 @@ pub(super) fn read(args: TaskTrackerArgs, current: &[Todo]) -> Result<Reading, S
         (t.id, t.title, status)
     });
     let reply = format!("Task list has been updated with {count} item{}.", if count == 1 { "" } else { "s" });
-    Ok(Reading::replace(items.collect(), &reply))
+    Ok(Effect::replace(items.collect(), &reply))
 }
 
 /// OpenHands' rendering of the list, for `view`.

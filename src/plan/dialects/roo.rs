@@ -3,7 +3,7 @@
 
 use schemars::JsonSchema;
 
-use super::Reading;
+use super::Effect;
 use crate::json::from_value::struct_from_value;
 use crate::plan::todos::TodoStatus;
 use crate::text::part;
@@ -19,7 +19,7 @@ pub struct UpdateTodoListArgs {
 struct_from_value!(UpdateTodoListArgs { todos });
 
 /// The checklist's items, and Roo's answer; none is an error, as in Roo.
-pub(super) fn read(args: UpdateTodoListArgs) -> Result<Reading, String> {
+pub(super) fn read(args: UpdateTodoListArgs) -> Result<Effect, String> {
     let items = checklist(&args.todos);
     if items.is_empty() {
         return Err(
@@ -27,7 +27,7 @@ pub(super) fn read(args: UpdateTodoListArgs) -> Result<Reading, String> {
         );
     }
     let items = items.into_iter().map(|(content, status)| (None, content, status)).collect();
-    Ok(Reading::replace(items, "Todo list updated successfully."))
+    Ok(Effect::replace(items, "Todo list updated successfully."))
 }
 
 /// The items of a markdown checklist: `[ ]` pending, `[-]` or `[~]` in progress,

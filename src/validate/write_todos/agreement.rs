@@ -15,10 +15,10 @@ type Answer = std::result::Result<String, Vec<Issue>>;
 /// What the full path answers for `text` (a host's value in the JS layer's encoding when
 /// `host`); `None` when it refuses the call (a value whose reading threw, one cut off).
 fn full(text: &str, host: bool) -> Option<Answer> {
-    use crate::plan::todos::{validate, Args, WriteTodosValidation};
+    use crate::plan::todos::{validate, ToolArgs, WriteTodosValidation};
     let args = match host {
-        true => Args::<&crate::json::value::Value>::Host(text.as_bytes()),
-        false => Args::Text(text.as_bytes()),
+        true => ToolArgs::<&crate::json::value::Value>::Host(text.as_bytes()),
+        false => ToolArgs::Text(text.as_bytes()),
     };
     Some(match validate(args, Decimals::RUST).ok()? {
         WriteTodosValidation::Success { data, .. } => Ok(serde_json::to_string(&data).unwrap()),

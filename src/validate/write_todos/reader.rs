@@ -16,20 +16,20 @@ use crate::validate::input::{scalar_name, Input};
 
 pub fn read(text: &[u8], host: bool, decimals: Decimals) -> Outcome {
     let p = Parser::unchecked(text).reading_host(host);
-    match (Reader { p, host, decimals, checks: Checks::new() }).root() {
+    match (OnePass { p, host, decimals, checks: Checks::new() }).root() {
         Some(outcome) => outcome,
         None => Outcome::Unsure,
     }
 }
 
-pub(super) struct Reader<'a> {
+pub(super) struct OnePass<'a> {
     pub(super) p: Parser<'a>,
     host: bool,
     decimals: Decimals,
     checks: Checks,
 }
 
-impl<'a> Reader<'a> {
+impl<'a> OnePass<'a> {
     fn root(mut self) -> Option<Outcome> {
         self.p.skip_whitespace();
         if self.p.peek() != Some(b'{') {
