@@ -225,10 +225,11 @@ fn applied(given: Input<'_>, applied: Applied) -> Result<Status> {
     match applied {
         Applied::Found { found, revision } => {
             let in_progress = in_progress(&found).map(|i| found.todos[i].id);
-            set_numbers(|out| {
-                out.extend([revision, found.todos.len() as u32]);
-                push_span(out, in_progress);
-                utf16_offsets(given, out, &[3, 4]);
+            set_numbers(|numbers| {
+                let mut spans = Spans::new(numbers, given);
+                spans.numbers.extend([revision, found.todos.len() as u32]);
+                spans.push(in_progress);
+                spans.in_utf16(given);
             });
             Ok(Status::Accepted)
         }
@@ -345,68 +346,79 @@ fn write_capsule(out: &mut Out<'_>, capsule: &ContextCapsule) {
     strings(out, &capsule.next_actions);
 }
 
-/// The number output of [`Status::Found`]: the todo count; then `focus` and `note`, each
-/// as a kind (0 absent, 1 a string, 2 `undefined`) and a span; then per todo its id
-/// span, its content span and its status (0 pending, 1 in progress, 2 completed). A span
-/// is three numbers (see [`push_span`]): 1, or 2 when the string holds escapes (to be
-/// decoded rather than sliced); then start and end in UTF-16 units of the caller's
-/// string, between the quotes.
+/// The number output of [`Status::Found`], read in order by `foundArgs` in
+/// `js/primitives.ts`: the todo count; then `focus` and `note`, each as a kind (0 absent,
+/// 1 a string, 2 `undefined`) and a span; then per todo its id span, its content span and
+/// its status (0 pending, 1 in progress, 2 completed).
 fn write_found(given: Input<'_>, found: &Found) {
     set_numbers(|numbers| {
-        numbers.reserve(9 + 7 * found.todos.len());
-        numbers.push(found.todos.len() as u32);
+        let mut spans = Spans::new(numbers, given);
+        spans.numbers.push(found.todos.len() as u32);
         for field in [found.focus, found.note] {
             let (kind, span) = match field {
                 Field::Absent => (0, None),
                 Field::Text(span) => (1, Some(span)),
                 Field::Undefined => (2, None),
             };
-            numbers.push(kind);
-            push_span(numbers, span);
+            spans.numbers.push(kind);
+            spans.push(span);
         }
         for todo in found.todos.iter() {
-            push_span(numbers, Some(todo.id));
-            push_span(numbers, Some(todo.content));
-            numbers.push(u32::from(todo.status));
+            spans.push(Some(todo.id));
+            spans.push(Some(todo.content));
+            spans.numbers.push(u32::from(todo.status));
         }
-        if !given.ascii {
-            // The starts and ends: two of each field's four numbers, four of a todo's seven.
-            let todos = (0..found.todos.len()).flat_map(|i| [1, 2, 4, 5].map(|slot| 9 + 7 * i + slot));
-            let slots: Vec<usize> = [3, 4, 7, 8].into_iter().chain(todos).collect();
-            utf16_offsets(given, numbers, &slots);
-        }
+        spans.in_utf16(given);
     });
 }
 
-/// A span as three numbers (a present flag, start, end; the escape flag folded into the
-/// present flag: 1 plain, 2 escaped, 0 none). Inlined, with the three numbers copied as
-/// one slice: this module's inliner leaves calls of cost over 50 (scripts/build.mjs), and
-/// left a call, writing the spans took a tenth of a validate-and-apply loop.
-#[inline]
-fn push_span(numbers: &mut Vec<u32>, span: Option<Span>) {
-    match span {
-        Some(span) => numbers.extend_from_slice(&[1 + u32::from(span.escaped), span.start, span.end]),
-        None => numbers.extend_from_slice(&[0, 0, 0]),
-    }
+/// A number output holding spans of the caller's string, each three numbers (`found` in
+/// `js/primitives.ts` reads them): 1, or 2 when the string holds escapes (to be decoded
+/// rather than sliced), or 0 for none; then its start and end, between the quotes, in
+/// bytes as the reader found them and, once [`Spans::in_utf16`] has run, in UTF-16 units.
+struct Spans<'n> {
+    numbers: &'n mut Vec<u32>,
+    /// Where each start and end is in `numbers`, when they must be turned into UTF-16
+    /// offsets (the caller's string is not ASCII).
+    offsets: Option<Vec<usize>>,
 }
 
-/// Turns the byte offsets at `slots` into UTF-16 offsets (the same for ASCII text).
-fn utf16_offsets(given: Input<'_>, numbers: &mut [u32], slots: &[usize]) {
-    if given.ascii {
-        return;
+impl<'n> Spans<'n> {
+    fn new(numbers: &'n mut Vec<u32>, given: Input<'_>) -> Self {
+        Spans { numbers, offsets: (!given.ascii).then(Vec::new) }
     }
-    let text = given.bytes;
-    let mut order: Vec<usize> = slots.to_vec();
-    // Slots at one offset get the same answer, so their order does not matter.
-    sort_by(&mut order, |&a, &b| numbers[a] < numbers[b]);
-    let (mut byte, mut unit) = (0usize, 0u32);
-    for slot in order {
-        let target = numbers[slot] as usize;
-        for &b in &text[byte..target] {
-            // A UTF-8 lead byte starts one code unit, a four-byte one two.
-            unit += u32::from(b & 0xC0 != 0x80) + u32::from(b >= 0xF0);
+
+    /// Inlined, with the three numbers copied as one slice: this module's inliner leaves
+    /// calls of cost over 50 (scripts/build.mjs), and left a call, writing the spans took
+    /// a tenth of a validate-and-apply loop.
+    #[inline]
+    fn push(&mut self, span: Option<Span>) {
+        let at = self.numbers.len();
+        match span {
+            Some(span) => self.numbers.extend_from_slice(&[1 + u32::from(span.escaped), span.start, span.end]),
+            None => self.numbers.extend_from_slice(&[0, 0, 0]),
         }
-        byte = target;
-        numbers[slot] = unit;
+        if let Some(offsets) = &mut self.offsets {
+            offsets.extend([at + 1, at + 2]);
+        }
+    }
+
+    /// Turns the byte offsets into UTF-16 offsets of `given` (the same for ASCII text).
+    fn in_utf16(self, given: Input<'_>) {
+        let (numbers, Some(mut order)) = (self.numbers, self.offsets) else {
+            return;
+        };
+        // Offsets with one value get the same answer, so their order does not matter.
+        sort_by(&mut order, |&a, &b| numbers[a] < numbers[b]);
+        let (mut byte, mut unit) = (0usize, 0u32);
+        for slot in order {
+            let target = numbers[slot] as usize;
+            for &b in given.bytes.get(byte..target).unwrap_or_default() {
+                // A UTF-8 lead byte starts one code unit, a four-byte one two.
+                unit += u32::from(b & 0xC0 != 0x80) + u32::from(b >= 0xF0);
+            }
+            byte = target;
+            numbers[slot] = unit;
+        }
     }
 }

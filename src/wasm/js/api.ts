@@ -77,7 +77,7 @@ const APPLY: ArgsOps = [Op.PlannerApplyText, Op.PlannerApplyValue, Op.PlannerApp
 export function validateWriteTodos(args: unknown): WriteTodosValidation {
   const engine = core();
   const { status, source } = callWithArgs(engine, VALIDATE, 0, args);
-  if (status === Status.Found) return { success: true, data: foundArgs(engine.words, engine.numbersAt(), source) };
+  if (status === Status.Found) return { success: true, data: foundArgs(engine.numberReader(), source) };
   if (status === Status.Issues) return { success: false, error: { issues: engine.reader().issues() } };
   if (status === Status.Fields) return { success: true, data: readArgs(engine.reader()) };
   return engine.result(status) as WriteTodosValidation;
@@ -208,12 +208,9 @@ export class PlannerState extends Instance {
     }
     if (status === Status.Fields) return readAck(engine.reader());
     if (status !== Status.Accepted) return engine.result(status) as PlannerAck;
-    const at = engine.numbersAt();
-    const n = engine.words;
-    // The todo in progress: none (0), or where its id is in `source`.
-    const which = n[at + 2]!;
-    const inProgress = which === 0 ? null : found(source, which, n[at + 3]!, n[at + 4]!);
-    return { ok: true, revision: n[at]!, todoCount: n[at + 1]!, inProgress };
+    // The revision, the todo count, and where the id of the todo in progress is in `source`.
+    const r = engine.numberReader();
+    return { ok: true, revision: r.number(), todoCount: r.number(), inProgress: found(r, source) };
   }
 
   /** `{revision, todos, focus, note, updatedAt}`. */

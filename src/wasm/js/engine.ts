@@ -111,16 +111,17 @@ export class Engine {
     return this.refresh().words[this.header + 2]! >>> 2;
   }
 
-  /** The number output of the last call, copied. */
-  numbers(): Uint32Array {
-    const at = this.numbersAt();
-    return this.words.slice(at, at + this.words[this.header + 3]!);
-  }
-
   /** The structured result of the last call (valid until the next call). */
   reader(): Reader {
     const text = this.text();
     return new Reader(this.words, this.numbersAt(), text, this.kept);
+  }
+
+  /** The number output of the last call, for a result with no text (valid until the
+   * next call). */
+  numberReader(): Reader {
+    const at = this.numbersAt();
+    return new Reader(this.words, at, "", this.kept);
   }
 
   /** The error of the last call, as a PlanloopError (see `write_error` in src/wasm/mod.rs). */

@@ -29,26 +29,32 @@ function crossing(args: unknown): { form: 0 | 1 | 2; text: string; source: strin
   return { form: 1, text, source: text };
 }
 
-/** A string the core found in `source`: sliced, or decoded when it holds escapes. */
-export function found(source: string, flag: number, start: number, end: number): string {
+/** A string the core found in `source` (see `push_span` in src/wasm/core.rs): its flag
+ * (0 none, 1 plain, 2 holding escapes), then its start and end between the quotes.
+ * Sliced, or decoded when it holds escapes; `null` for none. */
+export function found(r: Reader, source: string): string | null {
+  const flag = r.number();
+  const start = r.number();
+  const end = r.number();
+  if (flag === 0) return null;
   return flag === 1 ? source.slice(start, end) : (JSON.parse(source.slice(start - 1, end + 1)) as string);
 }
 
 const OPTIONAL = ["focus", "note"] as const;
 
 /** `write_todos` arguments the core found valid, built from the places of their strings
- * (see `write_found` in src/wasm/core.rs): `n` from `base` is the core's number output. */
-export function foundArgs(n: Uint32Array, base: number, source: string): WriteTodos {
-  const count = n[base]!;
-  const todos = new Array<WriteTodos["todos"][number]>(count);
-  for (let i = 0, at = base + 9; i < count; i++, at += 7) {
-    todos[i] = { id: found(source, n[at]!, n[at + 1]!, n[at + 2]!), content: found(source, n[at + 3]!, n[at + 4]!, n[at + 5]!), status: STATUSES[n[at + 6]!]! };
+ * in `source` (see `write_found` in src/wasm/core.rs). */
+export function foundArgs(r: Reader, source: string): WriteTodos {
+  const count = r.number();
+  const data: WriteTodos = { todos: new Array<WriteTodos["todos"][number]>(count) };
+  for (const key of OPTIONAL) {
+    // Absent (0), a string (1), or `undefined` (2), which zod keeps.
+    const kind = r.number();
+    const text = found(r, source);
+    if (kind === 1) data[key] = text!;
+    else if (kind === 2) data[key] = undefined;
   }
-  const data: WriteTodos = { todos };
-  for (let k = 0, at = base + 1; k < 2; k++, at += 4) {
-    if (n[at] === 1) data[OPTIONAL[k]!] = found(source, n[at + 1]!, n[at + 2]!, n[at + 3]!);
-    else if (n[at] === 2) data[OPTIONAL[k]!] = undefined;
-  }
+  for (let i = 0; i < count; i++) data.todos[i] = { id: found(r, source)!, content: found(r, source)!, status: STATUSES[r.number()]! };
   return data;
 }
 
