@@ -73,7 +73,7 @@ fn tool_schemas_are_current() {
 }
 
 /// The results that cross as fields (see `generated/fields.rs`): the session's tool
-/// rounds, which come back on every step of a turn.
+/// rounds, which come back on every step of a turn, and the primitives' results.
 #[test]
 fn field_results_are_current() {
     let mut f = fields::Fields::default();
@@ -82,6 +82,15 @@ fn field_results_are_current() {
     f.add::<exchange::NextCall>();
     f.add::<exchange::ToolResultsOutcome>();
     f.variant::<exchange::Decision>("RunTools", "runTools");
+    f.add::<planner::PlannerSnapshot>();
+    f.add::<todos::Todo>();
+    f.enumeration::<todos::TodoStatus>();
+    f.add::<reasoning::ReasoningEvent>();
+    f.enumeration::<reasoning::Phase>();
+    f.add::<guard::IterationVerdict>();
+    f.enumeration::<guard::Refusal>();
+    f.add::<capsule::ContextCapsule>();
+    f.add_renamed::<capsule::Artifact>(&[("type", "kind"), ("ref", "reference")]);
     check_or_bless("src/wasm/field_writers.rs", &f.rust());
     check_or_bless("src/wasm/js/field_readers.ts", &f.ts());
 }
@@ -328,8 +337,6 @@ fn object_type(map: &Map<String, Value>, indent: &str) -> String {
 #[test]
 fn the_js_operation_table_is_current() {
     use planloop::error::issue::{Expected, Origin};
-    use planloop::trail::reasoning::Phase;
-    use planloop::validate::write_todos::STATUSES;
     use planloop::wasm::ops::{Op, Status};
     let table = |name: &str, entries: &[(&str, u32)]| {
         let lines: Vec<String> = entries.iter().map(|(key, code)| format!("  {key}: {code},")).collect();
@@ -346,14 +353,12 @@ fn the_js_operation_table_is_current() {
     use planloop::validate::write_todos::MAX_TODOS;
     use planloop::wasm::ops::{INTERNED, KEPT};
     let ts = format!(
-        "// Generated from src/wasm/ops.rs and src/error/issue.rs by tests/generated.rs. Do not edit.\n\n/** The operations of src/wasm/ops.rs. */\n{}\n/** What a call's status says to read. */\n{}\n/** A string the JS layer keeps: its mark, and the start that says it has it (see src/wasm/out.rs). */\n{}\n/** An issue's `expected` and `origin`, by number (see src/wasm/issues.rs). */\n{}{}\n/** A todo's `status` and a reasoning event's `phase`, by number. */\n{}{}\n/** `composePrompt`'s limits, in characters (see src/prompts/compose/input.rs). */\n{}\n/** The most todos a `write_todos` list may hold (see src/validate/write_todos/mod.rs). */\n{}",
+        "// Generated from src/wasm/ops.rs and src/error/issue.rs by tests/generated.rs. Do not edit.\n\n/** The operations of src/wasm/ops.rs. */\n{}\n/** What a call's status says to read. */\n{}\n/** A string the JS layer keeps: its mark, and the start that says it has it (see src/wasm/out.rs). */\n{}\n/** An issue's `expected` and `origin`, by number (see src/wasm/issues.rs). */\n{}{}\n/** `composePrompt`'s limits, in characters (see src/prompts/compose/input.rs). */\n{}\n/** The most todos a `write_todos` list may hold (see src/validate/write_todos/mod.rs). */\n{}",
         table("Op", Op::ALL),
         table("Status", Status::ALL),
         table("Interned", &[("MARK", INTERNED), ("KEPT", KEPT)]),
         names("EXPECTED", Expected::ALL.iter().map(|e| e.as_str()).collect()),
         names("ORIGINS", Origin::ALL.iter().map(|o| o.as_str()).collect()),
-        names("STATUSES", STATUSES.to_vec()),
-        names("PHASES", Phase::ALL.iter().map(|p| p.as_str()).collect()),
         table("COMPOSE_LIMITS", &limits),
         table("WRITE_TODOS", &[("TODOS_MAX", MAX_TODOS as u32)]),
     );

@@ -5,6 +5,7 @@
 use std::cell::RefCell;
 
 use super::args::Args;
+use super::field_writers::WriteFields;
 use super::io::{fields, json_text, number, set_numbers, write};
 use super::ops::{Op, Status};
 use super::out::Out;
@@ -12,14 +13,13 @@ use super::slab::{self, Slab};
 use super::Input;
 use crate::error::Result;
 use crate::json::value::Value;
-use crate::plan::guard::IterationVerdict;
 use crate::plan::planner::{self, AckError, Applied, PlannerAck, PlannerSnapshot, PlannerState};
 use crate::plan::todos::{self, Todo, TodoStatus, ToolArgs, WriteTodosValidation};
 use crate::plan::todos::{WRITE_TODOS_DESCRIPTION, WRITE_TODOS_SCHEMA};
 use crate::sort::sort_by;
 use crate::text::reflection::{extract_reflection, DEFAULT_MAX_CHARS};
-use crate::trail::capsule::{Artifact, ContextCapsule};
-use crate::trail::reasoning::{ReasoningEvent, ReasoningLog};
+use crate::trail::capsule::ContextCapsule;
+use crate::trail::reasoning::ReasoningLog;
 use crate::validate::compiled;
 use crate::validate::write_todos::{self, Field, Found, Mistake, Outcome, Span, STATUSES};
 use crate::wasm::decimals::HOST;
@@ -50,7 +50,7 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, now_ms: f64) -> Option<Result
         }),
         Op::ContextCapsule => Args::parse(input, HOST).and_then(|a| {
             let capsule = ContextCapsule::new(a.object(0, "input", &compiled::CONTEXT_CAPSULE_INPUT)?);
-            fields(|out| write_capsule(out, &capsule))
+            fields(|out| capsule.write(out))
         }),
         Op::PlannerNew => Args::parse(input, HOST).and_then(|a| {
             let planner = PlannerState::new(a.options(0, "options", &compiled::PLANNER_OPTIONS)?);
@@ -63,7 +63,7 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, now_ms: f64) -> Option<Result
         Op::PlannerRecordIteration => slab::with(&PLANNERS, handle, |planner| {
             let names = Args::parse(input, HOST)?.names(0, "toolNames", 1024)?;
             let verdict = planner.record_iteration(&names);
-            fields(|out| write_verdict(out, &verdict))
+            fields(|out| verdict.write(out))
         }),
         Op::PlannerApplyText => slab::with(&PLANNERS, handle, |planner| apply(planner, given, false, now_ms)),
         Op::PlannerApplyValue => slab::with(&PLANNERS, handle, |planner| apply(planner, given, true, now_ms)),
@@ -81,9 +81,7 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, now_ms: f64) -> Option<Result
             };
             ack(planner.apply_write_todos(args, now_ms, HOST)?)
         }),
-        Op::PlannerSnapshot => {
-            slab::with(&PLANNERS, handle, |planner| fields(|out| write_snapshot(out, planner.snapshot())))
-        }
+        Op::PlannerSnapshot => slab::with(&PLANNERS, handle, |planner| fields(|out| planner.snapshot().write(out))),
         Op::LogNew => Args::parse(input, HOST).and_then(|a| {
             let log = ReasoningLog::new(a.options(0, "options", &compiled::HISTORY_OPTIONS)?);
             number(slab::insert(&LOGS, log)?)
@@ -97,21 +95,21 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, now_ms: f64) -> Option<Result
             let snapshot: PlannerSnapshot = a.object(0, "snapshot", &compiled::PLANNER_SNAPSHOT)?;
             let (iteration, now_ms) = (a.whole(1, "iteration", 0, u32::MAX)?, a.time(2, "nowMs")?);
             let event = log.record_plan(&snapshot.todos, iteration, now_ms);
-            fields(|out| write_event(out, event))
+            fields(|out| event.write(out))
         }),
         Op::LogRecordAct => slab::with(&LOGS, handle, |log| {
             let a = Args::parse(input, HOST)?;
             let tool = a.string(0, "tool")?;
             let (iteration, now_ms) = (a.whole(2, "iteration", 0, u32::MAX)?, a.time(3, "nowMs")?);
             let event = log.record_act(&tool, &a.get(1), iteration, now_ms, HOST)?;
-            fields(|out| write_event(out, event))
+            fields(|out| event.write(out))
         }),
         Op::LogRecordObs => slab::with(&LOGS, handle, |log| {
             let a = Args::parse(input, HOST)?;
             let (tool, output, is_error) = (a.string(0, "tool")?, a.string(1, "output")?, a.boolean(2, "isError")?);
             let (iteration, now_ms) = (a.whole(3, "iteration", 0, u32::MAX)?, a.time(4, "nowMs")?);
             let event = log.record_obs(&tool, &output, is_error, iteration, now_ms);
-            fields(|out| write_event(out, event))
+            fields(|out| event.write(out))
         }),
         Op::LogRecordReflection => slab::with(&LOGS, handle, |log| {
             let a = Args::parse(input, HOST)?;
@@ -122,14 +120,14 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, now_ms: f64) -> Option<Result
             fields(|out| {
                 out.flag(event.is_some());
                 if let Some(event) = event {
-                    write_event(out, event);
+                    event.write(out);
                 }
             })
         }),
         Op::LogEvents => slab::with(&LOGS, handle, |log| {
             fields(|out| {
                 out.count(log.events().len());
-                log.events().for_each(|event| write_event(out, event));
+                log.events().for_each(|event| event.write(out));
             })
         }),
         Op::LogSteps => slab::with(&LOGS, handle, |log| {
@@ -183,7 +181,7 @@ fn validate(given: Input<'_>, host: bool) -> Result<Status> {
 }
 
 /// Valid arguments the full path read, for the JS layer to build as [`write_found`]'s:
-/// the todo count; per todo its id, its content and its status; then `focus` and
+/// the todos; then `focus` and
 /// `note`, each as a kind (0 absent, 1 a string, 2 `undefined`, which zod keeps) and the
 /// string.
 fn write_data(out: &mut Out<'_>, data: &Value<'_>) {
@@ -193,11 +191,10 @@ fn write_data(out: &mut Out<'_>, data: &Value<'_>) {
     };
     out.count(todos.len());
     for todo in todos {
-        for key in ["id", "content"] {
-            out.string(todo.get(key).and_then(Value::as_str).unwrap_or_default());
-        }
+        let text = |key| todo.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
         let status = todo.get("status").and_then(Value::as_str).unwrap_or_default();
-        out.count(STATUSES.iter().position(|s| *s == status).unwrap_or_default());
+        let status = TodoStatus::from_index(STATUSES.iter().position(|s| *s == status).unwrap_or_default() as u8);
+        Todo { id: text("id"), content: text("content"), status }.write(out);
     }
     for key in ["focus", "note"] {
         match data.get(key) {
@@ -287,63 +284,6 @@ fn ack(ack: PlannerAck) -> Result<Status> {
             out.optional_string(accepted.in_progress.as_deref());
         }),
     }
-}
-
-/// `{iteration, plannerOnly, plannerOnlyStreak, refusal}`.
-fn write_verdict(out: &mut Out<'_>, verdict: &IterationVerdict) {
-    out.number(verdict.iteration);
-    out.flag(verdict.planner_only);
-    out.number(verdict.planner_only_streak);
-    out.optional_string(verdict.refusal.map(|refusal| refusal.as_str()));
-}
-
-/// `{revision, todos, focus, note, updatedAt}`.
-fn write_snapshot(out: &mut Out<'_>, snapshot: &PlannerSnapshot) {
-    out.number(snapshot.revision);
-    write_todos(out, &snapshot.todos);
-    out.optional_string(snapshot.focus.as_deref());
-    out.optional_string(snapshot.note.as_deref());
-    out.optional_float(snapshot.updated_at);
-}
-
-/// A count, then per todo its id, its content and its status (an index into
-/// [`STATUSES`]).
-fn write_todos(out: &mut Out<'_>, todos: &[Todo]) {
-    out.count(todos.len());
-    for todo in todos {
-        out.string(&todo.id);
-        out.string(&todo.content);
-        out.number(todo.status.index());
-    }
-}
-
-/// `{phase, summary, iteration, timestamp}`; the phase as its index.
-fn write_event(out: &mut Out<'_>, event: &ReasoningEvent) {
-    out.number(event.phase as u32);
-    out.string(&event.summary);
-    out.number(event.iteration);
-    out.float(event.timestamp);
-}
-
-/// `{goal, planSnapshot, keyFindings, artifacts, nextActions}`.
-fn write_capsule(out: &mut Out<'_>, capsule: &ContextCapsule) {
-    out.string(&capsule.goal);
-    out.flag(capsule.plan_snapshot.is_some());
-    if let Some(snapshot) = &capsule.plan_snapshot {
-        write_snapshot(out, snapshot);
-    }
-    let strings = |out: &mut Out<'_>, items: &[String]| {
-        out.count(items.len());
-        items.iter().for_each(|item| out.string(item));
-    };
-    strings(out, &capsule.key_findings);
-    out.count(capsule.artifacts.len());
-    for Artifact { kind, reference, summary } in &capsule.artifacts {
-        out.string(kind);
-        out.string(reference);
-        out.string(summary);
-    }
-    strings(out, &capsule.next_actions);
 }
 
 /// The number output of [`Status::Found`], read in order by `foundArgs` in

@@ -79,14 +79,6 @@ impl<'o> Out<'o> {
         }
     }
 
-    #[cfg(feature = "core")]
-    pub fn optional_float(&mut self, x: Option<f64>) {
-        self.flag(x.is_some());
-        if let Some(x) = x {
-            self.float(x);
-        }
-    }
-
     /// A string that ends the text output (nothing is written after it): only its start,
     /// since the JS layer takes the text from there to the end. A long text (a composed
     /// prompt) is then not walked to count its length.
@@ -106,7 +98,6 @@ impl<'o> Out<'o> {
     }
 
     /// Any JSON value, as its JSON text (one string).
-    #[cfg(feature = "session")]
     pub fn json(&mut self, value: &crate::json::value::Value<'_>) {
         self.string_with(|text| crate::json::write::write_value(text, value, super::decimals::HOST));
     }

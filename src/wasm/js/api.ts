@@ -39,14 +39,14 @@ import type {
   WriteTodosValidation,
 } from "../types";
 import { rawTexts } from "./compose.js";
-import { callWithArgs, found, foundArgs, readAck, readArgs, readEvent, readSnapshot, type ArgsOps } from "./primitives.js";
+import { callWithArgs, found, foundArgs, readAck, readArgs, type ArgsOps } from "./primitives.js";
 import { Thrown, encodeArgs } from "./encode.js";
 import type { Engine } from "./engine.js";
 import { core, session } from "./modules.js";
 import { Op, Status } from "./ops.js";
 import type { Reader } from "./reader.js";
 import { type Raw, rawOutputs } from "./raw.js";
-import { readRunTools, readToolResultsOutcome } from "./field_readers.js";
+import { readContextCapsule, readIterationVerdict, readPlannerSnapshot, readReasoningEvent, readRunTools, readToolResultsOutcome } from "./field_readers.js";
 
 /** Calls `op` with `args` (encoded as JS values) and reads the result. */
 function call<T>(engine: Engine, op: number, handle: number, args: readonly unknown[]): T {
@@ -108,13 +108,7 @@ export function extractReflection(text: string, maxChars?: number): string | nul
 
 /** Builds a `ContextCapsule`, cutting every list and string to its cap. */
 export function contextCapsule(input: ContextCapsuleInput): ContextCapsule {
-  return fields(core(), Op.ContextCapsule, 0, [input], (r) => ({
-    goal: r.string(),
-    planSnapshot: r.flag() ? readSnapshot(r) : null,
-    keyFindings: r.strings(),
-    artifacts: r.list((a) => ({ type: a.string(), ref: a.string(), summary: a.string() })),
-    nextActions: r.strings(),
-  }));
+  return fields(core(), Op.ContextCapsule, 0, [input], readContextCapsule);
 }
 
 /** Composes a system prompt: the agent's own prompt, then planloop's parts and the
@@ -185,12 +179,7 @@ export class PlannerState extends Instance {
   /** Starts an iteration with the names of every tool the model called in it; the
    * verdict says whether its planner calls will be refused. */
   recordIteration(toolNames: string[]): IterationVerdict {
-    return fields(this.engine(), Op.PlannerRecordIteration, this.handle, [toolNames], (r) => ({
-      iteration: r.number(),
-      plannerOnly: r.flag(),
-      plannerOnlyStreak: r.number(),
-      refusal: r.optionalString() as IterationVerdict["refusal"],
-    }));
+    return fields(this.engine(), Op.PlannerRecordIteration, this.handle, [toolNames], readIterationVerdict);
   }
 
   /** Applies one `write_todos` call (an object or its raw JSON text) and returns the ack
@@ -215,7 +204,7 @@ export class PlannerState extends Instance {
 
   /** `{revision, todos, focus, note, updatedAt}`. */
   snapshot(): PlannerSnapshot {
-    return fields(this.engine(), Op.PlannerSnapshot, this.handle, [], readSnapshot);
+    return fields(this.engine(), Op.PlannerSnapshot, this.handle, [], readPlannerSnapshot);
   }
 }
 
@@ -228,28 +217,28 @@ export class ReasoningLog extends Instance {
 
   /** `[Plan] 2/4 done · now: <id>`, from `planner.snapshot()`. */
   recordPlan(snapshot: PlannerSnapshot, iteration: number, nowMs: number): ReasoningEvent {
-    return fields(this.engine(), Op.LogRecordPlan, this.handle, [snapshot, iteration, nowMs], readEvent);
+    return fields(this.engine(), Op.LogRecordPlan, this.handle, [snapshot, iteration, nowMs], readReasoningEvent);
   }
 
   /** `[Act] tool("primary argument")`; `args` is the call's arguments, as an object or
    * its JSON text. */
   recordAct(tool: string, args: unknown, iteration: number, nowMs: number): ReasoningEvent {
-    return fields(this.engine(), Op.LogRecordAct, this.handle, [tool, args, iteration, nowMs], readEvent);
+    return fields(this.engine(), Op.LogRecordAct, this.handle, [tool, args, iteration, nowMs], readReasoningEvent);
   }
 
   /** `[Obs] tool ok: <first line>` or `[Obs] tool failed: <first line>`. */
   recordObs(tool: string, output: string, isError: boolean, iteration: number, nowMs: number): ReasoningEvent {
-    return fields(this.engine(), Op.LogRecordObs, this.handle, [tool, output, isError, iteration, nowMs], readEvent);
+    return fields(this.engine(), Op.LogRecordObs, this.handle, [tool, output, isError, iteration, nowMs], readReasoningEvent);
   }
 
   /** `[Reflect] <first visible sentence>`, or `null` when the text has none. */
   recordReflection(text: string, iteration: number, nowMs: number, maxChars?: number): ReasoningEvent | null {
-    return fields(this.engine(), Op.LogRecordReflection, this.handle, [text, iteration, nowMs, maxChars], (r) => (r.flag() ? readEvent(r) : null));
+    return fields(this.engine(), Op.LogRecordReflection, this.handle, [text, iteration, nowMs, maxChars], (r) => (r.flag() ? readReasoningEvent(r) : null));
   }
 
   /** The kept events, oldest first. */
   events(): ReasoningEvent[] {
-    return fields(this.engine(), Op.LogEvents, this.handle, [], (r) => r.list(readEvent));
+    return fields(this.engine(), Op.LogEvents, this.handle, [], (r) => r.list(readReasoningEvent));
   }
 
   /** The kept events as tagged display lines, oldest first. */

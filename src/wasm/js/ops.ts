@@ -83,10 +83,6 @@ export const Interned = {
 export const EXPECTED = ["object", "array", "string", "number", "int", "boolean", "null", "record"] as const;
 export const ORIGINS = ["string", "array", "number", "unknown"] as const;
 
-/** A todo's `status` and a reasoning event's `phase`, by number. */
-export const STATUSES = ["pending", "in_progress", "completed"] as const;
-export const PHASES = ["plan", "act", "obs", "reflect"] as const;
-
 /** `composePrompt`'s limits, in characters (see src/prompts/compose/input.rs). */
 export const COMPOSE_LIMITS = {
   BASE_MAX: 1000000,

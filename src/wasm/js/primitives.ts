@@ -1,11 +1,11 @@
 // The primitives' results as the core writes them (src/wasm/core.rs), and `write_todos`
 // arguments as they cross: valid arguments come back as the places of their strings in the
 // caller's own string, the rest as fields for a `Reader`.
-import type { PlannerAck, PlannerSnapshot, ReasoningEvent, Todo, WriteTodos } from "../types";
+import type { PlannerAck, WriteTodos } from "../types";
 import { encodeValue, wellFormed } from "./encode.js";
 import type { Engine } from "./engine.js";
 import { zodView } from "./object.js";
-import { PHASES, STATUSES } from "./ops.js";
+import { TODO_STATUS, readTodo } from "./field_readers.js";
 import type { Reader } from "./reader.js";
 
 /** The operations that take `write_todos` arguments, by the form the arguments cross in
@@ -54,32 +54,19 @@ export function foundArgs(r: Reader, source: string): WriteTodos {
     if (kind === 1) data[key] = text!;
     else if (kind === 2) data[key] = undefined;
   }
-  for (let i = 0; i < count; i++) data.todos[i] = { id: found(r, source)!, content: found(r, source)!, status: STATUSES[r.number()]! };
+  for (let i = 0; i < count; i++) data.todos[i] = { id: found(r, source)!, content: found(r, source)!, status: TODO_STATUS[r.number()]! };
   return data;
-}
-
-/** A todo list as the core writes it (see `write_todos` in src/wasm/core.rs). */
-export function readTodos(reader: Reader): Todo[] {
-  return reader.list((r) => ({ id: r.string(), content: r.string(), status: STATUSES[r.number()]! }));
 }
 
 /** Valid arguments the core read on its full path (see `write_data` in src/wasm/core.rs). */
 export function readArgs(reader: Reader): WriteTodos {
-  const data: WriteTodos = { todos: readTodos(reader) };
+  const data: WriteTodos = { todos: reader.list(readTodo) };
   for (const key of OPTIONAL) {
     const kind = reader.number();
     if (kind === 1) data[key] = reader.string();
     else if (kind === 2) data[key] = undefined;
   }
   return data;
-}
-
-export function readSnapshot(reader: Reader): PlannerSnapshot {
-  return { revision: reader.number(), todos: readTodos(reader), focus: reader.optionalString(), note: reader.optionalString(), updatedAt: reader.optionalFloat() };
-}
-
-export function readEvent(reader: Reader): ReasoningEvent {
-  return { phase: PHASES[reader.number()]!, summary: reader.string(), iteration: reader.number(), timestamp: reader.float() };
 }
 
 /** An ack the core made on its full path (see `ack` in src/wasm/core.rs). */

@@ -65,10 +65,6 @@ export class Reader {
     return this.flag() ? this.string() : null;
   }
 
-  optionalFloat(): number | null {
-    return this.flag() ? this.float() : null;
-  }
-
   /** A count, then that many of what `read` reads. */
   list<T>(read: (reader: this) => T): T[] {
     const count = this.n[this.at++]!;
