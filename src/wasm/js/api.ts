@@ -38,29 +38,28 @@ import type {
   TurnStart,
   WriteTodosValidation,
 } from "../types";
-import { rawTexts } from "./compose.js";
-import { callWithArgs, found, foundArgs, readAck, readArgs, type ArgsOps } from "./primitives.js";
-import { Thrown, encodeArgs } from "./encode.js";
+import { type Crossing, type TodosOps, encoded, prompt, todosArgs, toolResults } from "./crossing.js";
+import { found, foundArgs, readAck, readArgs } from "./primitives.js";
+import { Thrown } from "./encode.js";
 import type { Engine } from "./engine.js";
 import { core, session } from "./modules.js";
 import { Op, Status } from "./ops.js";
 import type { Reader } from "./reader.js";
-import { type Raw, rawOutputs } from "./raw.js";
 import { readContextCapsule, readIterationVerdict, readPlannerSnapshot, readReasoningEvent, readRunTools, readToolResultsOutcome } from "./field_readers.js";
 
 /** Calls `op` with `args` (encoded as JS values) and reads the result. */
 function call<T>(engine: Engine, op: number, handle: number, args: readonly unknown[]): T {
-  return engine.result(engine.call(op, handle, encodeArgs(args))) as T;
+  return engine.result(engine.send(encoded(op, args), handle)) as T;
 }
 
 /** Calls `op` with `args` and builds its structured result with `read`. */
 function fields<T>(engine: Engine, op: number, handle: number, args: readonly unknown[], read: (reader: Reader) => T): T {
-  return answer(engine, engine.call(op, handle, encodeArgs(args)), read);
+  return sent(engine, encoded(op, args), handle, read);
 }
 
-/** Calls `op` with a session call's long texts apart (see `raw.ts`) and its time. */
-function rawFields<T>(engine: Engine, op: number, handle: number, raw: Raw<unknown>, nowMs: number, read: (reader: Reader) => T): T {
-  return answer(engine, engine.callSplit(op, handle, encodeArgs([raw.head, nowMs]), raw.texts), read);
+/** Makes the call `crossing` lays out and builds its structured result with `read`. */
+function sent<T>(engine: Engine, crossing: Crossing, handle: number, read: (reader: Reader) => T): T {
+  return answer(engine, engine.send(crossing, handle), read);
 }
 
 /** The structured result of the last call, built with `read`, or what its status says. */
@@ -68,15 +67,17 @@ function answer<T>(engine: Engine, status: number, read: (reader: Reader) => T):
   return status === Status.Fields ? read(engine.reader()) : (engine.result(status) as T);
 }
 
-const VALIDATE: ArgsOps = [Op.ValidateText, Op.ValidateValue, Op.ValidateQuoted];
-const APPLY: ArgsOps = [Op.PlannerApplyText, Op.PlannerApplyValue, Op.PlannerApplyQuoted];
+const VALIDATE: TodosOps = [Op.ValidateText, Op.ValidateValue, Op.ValidateQuoted];
+const APPLY: TodosOps = [Op.PlannerApplyText, Op.PlannerApplyValue, Op.PlannerApplyQuoted];
 
 /** Validates `write_todos` arguments exactly as zod 4's `safeParse` would for the tool's
  * schema. `args` may be the raw JSON text of a tool call; text that is not JSON gives one
  * `invalid_json` issue. */
 export function validateWriteTodos(args: unknown): WriteTodosValidation {
   const engine = core();
-  const { status, source } = callWithArgs(engine, VALIDATE, 0, args);
+  const crossing = todosArgs(VALIDATE, args);
+  const status = engine.send(crossing, 0);
+  const source = crossing.source;
   if (status === Status.Found) return { success: true, data: foundArgs(engine.numberReader(), source) };
   if (status === Status.Issues) return { success: false, error: { issues: engine.reader().issues() } };
   if (status === Status.Fields) return { success: true, data: readArgs(engine.reader()) };
@@ -116,11 +117,7 @@ export function contextCapsule(input: ContextCapsuleInput): ContextCapsule {
  * (a misspelt toggle, `core: false`, a duplicate name) is an `invalid_options` error. */
 export function composePrompt(input: ComposeInput): Composed {
   const engine = session();
-  const raw = rawTexts(input);
-  const status = raw
-    ? engine.callSplit(Op.ComposeTexts, 0, encodeArgs([raw.rest]), raw.texts, raw.lengths)
-    : engine.call(Op.ComposePrompt, 0, encodeArgs([input]));
-  return answer(engine, status, readComposed);
+  return sent(engine, prompt(input), 0, readComposed);
 }
 
 /** A composed prompt, as `src/wasm/compose.rs` writes it (the prompt last). */
@@ -186,10 +183,11 @@ export class PlannerState extends Instance {
    * to send back as the tool result. */
   applyWriteTodos(args: unknown, nowMs: number): PlannerAck {
     const engine = this.engine();
-    const { status, source } =
-      typeof nowMs !== "number" || !Number.isFinite(nowMs)
-        ? { status: engine.call(Op.PlannerApplyChecked, this.handle, encodeArgs([args, nowMs])), source: "" }
-        : callWithArgs(engine, APPLY, this.handle, args, nowMs);
+    // A time that is not a finite number crosses with the arguments, for the core to
+    // refuse as it refuses any argument.
+    const crossing = typeof nowMs !== "number" || !Number.isFinite(nowMs) ? { ...encoded(Op.PlannerApplyChecked, [args, nowMs]), source: "" } : todosArgs(APPLY, args, nowMs);
+    const status = engine.send(crossing, this.handle);
+    const source = crossing.source;
     if (status === Status.Rejected) {
       const reader = engine.reader();
       const message = reader.string();
@@ -329,9 +327,7 @@ export class Session extends Instance {
   /** Takes results of the calls the last `runTools` handed out; returns the tool
    * messages to append. */
   handleToolResults(results: ToolResult[], nowMs: number): ToolResultsOutcome {
-    const raw = rawOutputs(results);
-    if (raw) return rawFields(this.engine(), Op.SessionHandleToolResultsRaw, this.handle, raw, nowMs, readToolResultsOutcome);
-    return fields(this.engine(), Op.SessionHandleToolResults, this.handle, [results, nowMs], readToolResultsOutcome);
+    return sent(this.engine(), toolResults(results, nowMs), this.handle, readToolResultsOutcome);
   }
 
   /** The events since the last call, oldest first. */

@@ -67,8 +67,8 @@ export function whereStringGoes(value: unknown): unknown {
   }
 }
 
-/** An object literal's kind of object: what the raw crossings (`compose.ts`,
- * `raw.ts`) take apart, leaving any other to the encoding below. */
+/** An object literal's kind of object: what the raw crossings (`crossing.ts`) take
+ * apart, leaving any other to the encoding below. */
 export function plainObject(value: unknown): value is object {
   return typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 }

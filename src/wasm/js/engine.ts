@@ -2,6 +2,7 @@
 // UTF-8 with one `encodeInto` into the module's input buffer, results come back as JSON
 // text (for `JSON.parse`, which makes every key an own property), as a few numbers, or
 // as a structured result for a `Reader`.
+import type { Crossing } from "./crossing.js";
 import { PlanloopError } from "./error.js";
 import { Status } from "./ops.js";
 import { Reader } from "./reader.js";
@@ -52,6 +53,11 @@ export class Engine {
     this.bytes = new Uint8Array(exports.memory.buffer);
     this.words = new Uint32Array(exports.memory.buffer);
     this.input = this.bytes.subarray(0, 0);
+  }
+
+  /** Runs a call with its input laid out as `crossing` says; the status says what to read. */
+  send(crossing: Crossing, handle: number): number {
+    return "head" in crossing ? this.callSplit(crossing.op, handle, crossing.head, crossing.texts, crossing.lengths) : this.call(crossing.op, handle, crossing.text, crossing.time);
   }
 
   /** Runs `op` with `text` in the input buffer; the status says what to read. */

@@ -1,33 +1,9 @@
-// The primitives' results as the core writes them (src/wasm/core.rs), and `write_todos`
-// arguments as they cross: valid arguments come back as the places of their strings in the
-// caller's own string, the rest as fields for a `Reader`.
+// The results of `write_todos` validation and of applying it, as the core writes them
+// (src/wasm/core.rs): valid arguments come back as the places of their strings in the
+// caller's own string (`crossing.ts` says which string), the rest as fields for a `Reader`.
 import type { PlannerAck, WriteTodos } from "../types";
-import { encodeValue, wellFormed } from "./encode.js";
-import type { Engine } from "./engine.js";
-import { zodView } from "./object.js";
 import { TODO_STATUS, readTodo } from "./field_readers.js";
 import type { Reader } from "./reader.js";
-
-/** The operations that take `write_todos` arguments, by the form the arguments cross in
- * (`crossing`). */
-export type ArgsOps = readonly [number, number, number];
-
-/** The status of `ops` run with `write_todos` arguments, and `source`, the string the
- * core's offsets point into. */
-export function callWithArgs(engine: Engine, ops: ArgsOps, handle: number, args: unknown, nowMs = 0): { status: number; source: string } {
-  const { form, text, source } = crossing(zodView(args));
-  return { status: engine.call(ops[form], handle, text, nowMs), source };
-}
-
-/** Tool-call arguments as they cross: raw JSON text, its JSON literal, or a JS value;
- * `source` is the string the core's offsets point into. */
-function crossing(args: unknown): { form: 0 | 1 | 2; text: string; source: string } {
-  if (typeof args === "string") {
-    return wellFormed(args) ? { form: 0, text: args, source: args } : { form: 2, text: JSON.stringify(args), source: args };
-  }
-  const text = encodeValue(args);
-  return { form: 1, text, source: text };
-}
 
 /** A string the core found in `source` (see `push_span` in src/wasm/core.rs): its flag
  * (0 none, 1 plain, 2 holding escapes), then its start and end between the quotes.

@@ -233,7 +233,7 @@ function composeInput(c) {
   return input;
 }
 
-/** Whether `input` is shaped for the raw way (src/wasm/js/compose.ts): the schema's keys,
+/** Whether `input` is shaped for the raw way (src/wasm/js/crossing.ts): the schema's keys,
  * the base and each component's name and text well-formed strings. */
 function rawShaped(input) {
   const keys = ["base", "components", "features", "values", "language", "plan", "budget"];
