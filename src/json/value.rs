@@ -300,13 +300,28 @@ impl schemars::JsonSchema for Value<'_> {
     }
 }
 
-/// `undefined` serializes as serde's unit and `null` as `None`, so conversions that can
-/// tell them apart do (see `src/to_value.rs`). Recursion is bounded because only
-/// planloop's own values, as deep as their types or schemas, are serialized.
+/// The name a [`Value`] serializes under, as a newtype around its content: it marks
+/// free-form JSON (a tool call's arguments, a schema) for serializers that build objects
+/// key by key, where a `__proto__` key would set the prototype instead of making a
+/// member; such a serializer hands the value over as JSON text, for a JSON parser. A
+/// JSON writer (serde_json) ignores the name and writes the content, byte for byte.
+pub const FREE_FORM: &str = "planloop::FreeFormJson";
+
+/// `undefined` serializes as serde's unit and `null` as `None`. Recursion is bounded
+/// because only planloop's own values, as deep as their types or schemas, are serialized.
 impl serde::Serialize for Value<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_newtype_struct(FREE_FORM, &Content(self))
+    }
+}
+
+/// A value's content: marked once, at its top (see [`FREE_FORM`]).
+struct Content<'v, 'a>(&'v Value<'a>);
+
+impl serde::Serialize for Content<'_, '_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeSeq;
-        match self {
+        match self.0 {
             Value::Undefined => serializer.serialize_unit(),
             Value::Null => serializer.serialize_none(),
             Value::Bool(b) => serializer.serialize_bool(*b),
@@ -321,7 +336,7 @@ impl serde::Serialize for Value<'_> {
             Value::Array(items) => {
                 let mut seq = serializer.serialize_seq(Some(items.len()))?;
                 for item in items {
-                    seq.serialize_element(item)?;
+                    seq.serialize_element(&Content(item))?;
                 }
                 seq.end()
             }
@@ -339,7 +354,7 @@ fn serialize_members<S: serde::Serializer>(members: &Members<'_>, serializer: S)
     use serde::ser::SerializeMap;
     let mut map = serializer.serialize_map(Some(members.len()))?;
     for (key, value) in members {
-        map.serialize_entry(key, value)?;
+        map.serialize_entry(key, &Content(value))?;
     }
     map.end()
 }

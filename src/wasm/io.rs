@@ -2,7 +2,8 @@
 //! call's arguments into (UTF-8, with one `TextEncoder.encodeInto`), one text output
 //! (JSON for `JSON.parse`, or the strings of a structured result), one number output
 //! (offsets, counts, the shape of a structured result) and a small header saying where
-//! each output is. Every call crosses the boundary once each way.
+//! each output is. Every call crosses the boundary once each way, but for a result the
+//! module built as a JS value, which the JS layer then takes ([`pl_value`]).
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -16,6 +17,26 @@ thread_local! {
     static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
     static TEXT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
     static NUMBERS: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
+}
+
+#[cfg(feature = "session")]
+thread_local! {
+    static VALUE: RefCell<Option<JsValue>> = const { RefCell::new(None) };
+}
+
+/// The JS value the last call built (its status was `Value`), handed over once.
+#[cfg(feature = "session")]
+#[wasm_bindgen]
+pub fn pl_value() -> JsValue {
+    VALUE.with(|value| value.borrow_mut().take()).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// `value` as the call's result, a JS value (see [`super::to_js`]).
+#[cfg(feature = "session")]
+pub fn value<T: serde::Serialize + ?Sized>(value: &T) -> Result<Status, crate::error::Error> {
+    let built = super::to_js::to_js(value).map_err(|_| crate::error::Error::internal("a result with no JS value"))?;
+    VALUE.with(|slot| *slot.borrow_mut() = Some(built));
+    Ok(Status::Value)
 }
 
 /// Where the outputs of the last call are: text pointer and length, numbers pointer and

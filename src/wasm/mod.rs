@@ -6,8 +6,11 @@
 //! after a small head (`raw.rs`); otherwise one array of the arguments in its encoding of
 //! JS values (JSON plus `undefined`, `NaN`, tags; see `json::parse_host`).
 //! [`pl_call`] runs the operation and returns a [`ops::Status`] saying what to read: JSON
-//! text for `JSON.parse` (so each key is an own property), a few numbers, a structured
-//! result as fields (`out.rs`), or an error. Nothing here decides anything.
+//! text for `JSON.parse`, a JS value built by serde-wasm-bindgen (the session's typed cold
+//! results, where that measured faster; free-form JSON inside still by `JSON.parse`:
+//! [`to_js`]), so that each key a host or a model wrote is an own property; a few
+//! numbers, a structured result as fields (`out.rs`), or an error. Nothing here decides
+//! anything.
 //!
 //! Two modules are built from this crate: the primitives (feature `core`) and the
 //! session engine (feature `session`); a page that only validates loads only the first.
@@ -36,6 +39,8 @@ mod raw;
 #[cfg(feature = "session")]
 mod session;
 mod slab;
+#[cfg(feature = "session")]
+pub mod to_js;
 
 use wasm_bindgen::prelude::*;
 
@@ -51,6 +56,8 @@ use wasm_bindgen::prelude::*;
 static ALLOCATOR: alloc::SizeClasses<talc::wasm::WasmDynamicTalc> =
     alloc::SizeClasses::new(talc::wasm::new_wasm_dynamic_allocator());
 
+#[cfg(feature = "session")]
+pub use io::pl_value;
 pub use io::{pl_header, pl_input};
 
 use crate::error::Error;

@@ -108,6 +108,9 @@ pub enum Status {
     /// A structured result, as `wasm::out` writes them; the call's reader in the JS
     /// layer knows its shape.
     Fields = 8,
+    /// A JS value the module built (`pl_value` hands it over): a typed result, as
+    /// `src/wasm/to_js.rs` builds it.
+    Value = 9,
 }
 
 impl Status {
@@ -122,6 +125,7 @@ impl Status {
         ("Issues", Status::Issues as u32),
         ("Rejected", Status::Rejected as u32),
         ("Fields", Status::Fields as u32),
+        ("Value", Status::Value as u32),
     ];
 }
 

@@ -324,3 +324,48 @@ fn floats_are_written_as_serde_json_writes_them() {
         assert_eq!(String::from_utf8(ours).unwrap(), serde_json::to_string(&n).unwrap(), "{n:e}");
     }
 }
+
+/// A typed result crosses as a JS value the module builds (`wasm::to_js`), and the
+/// free-form JSON in it (a proposal's arguments, a tool's schema) as text for `JSON.parse`:
+/// a `__proto__` key there stays an own property, where an object built key by key
+/// would take it as its prototype; `constructor` and `toString` keys are members too. The
+/// whole is what `JSON.parse` of the result's JSON text gives, key order included.
+#[wasm_bindgen_test]
+fn free_form_json_in_a_typed_result_keeps_its_proto_keys_as_own_properties() {
+    use js_sys::{Object, Reflect, JSON};
+    use planloop::json::value::Value;
+    use planloop::plan::tools::ToolDefinition;
+    use planloop::session::config::SessionConfig;
+    use planloop::session::exchange::{BeginTurn, Decision, ModelResponse, ToolCallInput};
+    use planloop::session::Session;
+    use planloop::wasm::to_js::to_js;
+    use wasm_bindgen::{JsCast, JsValue};
+
+    let text = r#"{"__proto__":{"command":"rm -rf ~"},"constructor":{"__proto__":[1]},"toString":2}"#;
+    let mut session = Session::with_decimals(SessionConfig::default(), HOST);
+    let turn = BeginTurn { message: "Clean up".into(), now_ms: 0.0, user_id: None, chat_id: None, review: None };
+    session.begin_turn(turn).unwrap();
+    let call = ToolCallInput { id: "1".into(), name: "run_bash".into(), args: Value::String(text.into()) };
+    let response = ModelResponse { text: None, tool_calls: vec![call] };
+    assert!(matches!(session.handle_model_response(response, 1.0).unwrap(), Decision::AwaitApproval { .. }));
+    let proposals = session.proposals();
+    let parameters = planloop::json::parse(text.as_bytes(), HOST).unwrap().into_shallow().into_owned();
+    let definitions = [ToolDefinition { name: "t".into(), description: "d".into(), parameters }];
+
+    let plain = Object::get_prototype_of(&Object::new().into());
+    let key = |value: &JsValue, key: &str| Reflect::get(value, &key.into()).unwrap();
+    for (built, json, field) in [
+        (to_js(&proposals), planloop::json::write::to_string(&proposals, HOST), "args"),
+        (to_js(&definitions), planloop::json::write::to_string(&definitions, HOST), "parameters"),
+    ] {
+        let built = built.unwrap();
+        let free = key(&key(&built, "0"), field);
+        assert_eq!(Object::get_prototype_of(&free), plain, "{field}: no prototype set");
+        let own = |value: &JsValue| Object::has_own(value.unchecked_ref::<Object>(), &"__proto__".into());
+        assert!(own(&free), "{field}: __proto__ is its own");
+        assert!(key(&free, "command").is_undefined(), "{field}: nothing inherited");
+        assert!(own(&key(&free, "constructor")), "{field}: nested too");
+        assert_eq!(JSON::stringify(&built).unwrap(), json, "{field}: what JSON.parse of the JSON text gives");
+        assert_eq!(String::from(JSON::stringify(&free).unwrap()), text);
+    }
+}

@@ -1,7 +1,8 @@
 // One instantiated planloop module, and the crossing of its boundary: arguments go in as
 // UTF-8 with one `encodeInto` into the module's input buffer, results come back as JSON
-// text (for `JSON.parse`, which makes every key an own property), as a few numbers, or
-// as a structured result for a `Reader`.
+// text (for `JSON.parse`, which makes every key an own property), as a few numbers, as
+// a structured result for a `Reader`, or as a JS value the module built (a typed result,
+// its free-form JSON parsed by `JSON.parse`: src/wasm/to_js.rs).
 import type { Crossing } from "./crossing.js";
 import { PlanloopError } from "./error.js";
 import { Status } from "./ops.js";
@@ -14,6 +15,8 @@ export interface Exports {
   pl_call(op: number, handle: number, len: number, number: number, ascii: number): number;
   pl_input(capacity: number): number;
   pl_header(): number;
+  /** The session module's only: the JS value the last call built. */
+  pl_value?(): unknown;
 }
 
 const encoder = new TextEncoder();
@@ -84,11 +87,14 @@ export class Engine {
     return this.exports.pl_call(op, handle, written, first, written - words === units ? 1 : 0) >>> 0;
   }
 
-  /** The result of the last call: JSON parsed, `undefined`, a number, or a thrown error. */
+  /** The result of the last call: JSON parsed, the value built, `undefined`, a number, or
+   * a thrown error. */
   result(status: number): unknown {
     switch (status) {
       case Status.Json:
         return JSON.parse(this.text());
+      case Status.Value:
+        return this.exports.pl_value!();
       case Status.Nothing:
         return undefined;
       case Status.Number:

@@ -71,6 +71,7 @@ export const Status = {
   Issues: 6,
   Rejected: 7,
   Fields: 8,
+  Value: 9,
 } as const;
 
 /** A string the JS layer keeps: its mark, and the start that says it has it (see src/wasm/out.rs). */
