@@ -73,6 +73,23 @@ test("a `__proto__` key is a key: the user sees it, approves it, and the host re
   }
 });
 
+test("every result that carries a call's arguments or a tool's schema keeps `__proto__` keys its own", () => {
+  const raw = '{"__proto__":{"command":"rm -rf ~"},"constructor":{"__proto__":[1]},"toString":2}';
+  const session = gated();
+  session.handleModelResponse({ toolCalls: [{ id: "1", name: "run_bash", args: raw }, { id: "2", name: "run_bash", args: JSON.parse(raw) }] }, 1);
+  const proposals = session.proposals();
+  const { proposal: rejected } = session.reject(proposals[0].actionId, { message: "no" }, 2);
+  for (const args of [...proposals.map((p) => p.args), rejected.args]) {
+    assert.equal(Object.getPrototypeOf(args), Object.prototype);
+    assert.ok(isOwn(args, "__proto__") && isOwn(args.constructor, "__proto__") && isOwn(args, "toString"));
+    assert.equal(args.command, undefined, "nothing is inherited through a prototype");
+    assert.equal(JSON.stringify(args), raw);
+  }
+  // planloop's own schemas hold no such key; every object in them is a plain one.
+  const plain = (value) => value === null || typeof value !== "object" || ((Array.isArray(value) || Object.getPrototypeOf(value) === Object.prototype) && Object.values(value).every(plain));
+  for (const definition of new Session({ todoDialects: ["TodoWrite", "update_plan"] }).toolDefinitions()) assert.ok(plain(definition), definition.name);
+});
+
 test("edited arguments, read calls, `constructor` and `prototype` keys are own properties too", () => {
   const session = gated();
   const paused = session.handleModelResponse({ toolCalls: [{ id: "1", name: "write_file", args: { path: "a" } }] }, 1);
