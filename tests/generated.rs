@@ -1,6 +1,7 @@
 //! Generated files are up to date with the Rust types they come from: the JSON Schemas of
 //! the planner tools handed to LLM APIs (`src/schemas/`), every input schema compiled to
-//! Rust (`src/validate/compiled.rs`), the JS layer's tables (`src/wasm/js/ops.ts`), and
+//! Rust (`src/validate/compiled.rs`), the JS layer's side of the boundary (`src/wasm/js/boundary.ts`) and the
+//! module's writers of its field results (`src/wasm/field_writers.rs`), and
 //! the TypeScript types of its JS API (`src/wasm/types.d.ts`, which the build puts in
 //! `pkg/planloop.d.ts`).
 //!
@@ -72,10 +73,11 @@ fn tool_schemas_are_current() {
     check("task_progress.json", input_schema::<dialects::TaskProgressArgs>());
 }
 
-/// The results that cross as fields (see `generated/fields.rs`): the session's tool
-/// rounds, which come back on every step of a turn, and the primitives' results.
+/// The boundary's generated sides: the JS layer's tables, and the results that cross as
+/// fields (see `generated/fields.rs`): the session's tool rounds, which come back on
+/// every step of a turn, and the primitives' results.
 #[test]
-fn field_results_are_current() {
+fn the_boundary_is_current() {
     let mut f = fields::Fields::default();
     f.add::<exchange::ToolCall>();
     f.add::<exchange::ToolMessage>();
@@ -92,7 +94,7 @@ fn field_results_are_current() {
     f.add::<capsule::ContextCapsule>();
     f.add_renamed::<capsule::Artifact>(&[("type", "kind"), ("ref", "reference")]);
     check_or_bless("src/wasm/field_writers.rs", &f.rust());
-    check_or_bless("src/wasm/js/field_readers.ts", &f.ts());
+    check_or_bless("src/wasm/js/boundary.ts", &f.ts(&js_tables()));
 }
 
 #[test]
@@ -333,11 +335,11 @@ fn object_type(map: &Map<String, Value>, indent: &str) -> String {
     out
 }
 
-/// The JS layer calls the binding by number: its table comes from the Rust one.
-#[test]
-fn the_js_operation_table_is_current() {
+/// The JS layer's tables, from the Rust ones: the operations it calls by number, what a
+/// call's status says to read, and the limits it checks before a call crosses.
+fn js_tables() -> String {
     use planloop::error::issue::{Expected, Origin};
-    use planloop::wasm::ops::{Op, Status};
+    use planloop::wasm::{Op, Status};
     let table = |name: &str, entries: &[(&str, u32)]| {
         let lines: Vec<String> = entries.iter().map(|(key, code)| format!("  {key}: {code},")).collect();
         format!("export const {name} = {{\n{}\n}} as const;\n", lines.join("\n"))
@@ -351,9 +353,9 @@ fn the_js_operation_table_is_current() {
         [("BASE_MAX", BASE_MAX), ("COMPONENTS_MAX", COMPONENTS_MAX), ("NAME_MAX", NAME_MAX), ("TEXT_MAX", TEXT_MAX)];
     let limits: Vec<(&str, u32)> = limits.iter().map(|(name, n)| (*name, *n as u32)).collect();
     use planloop::validate::write_todos::MAX_TODOS;
-    use planloop::wasm::ops::{INTERNED, KEPT};
-    let ts = format!(
-        "// Generated from src/wasm/ops.rs and src/error/issue.rs by tests/generated.rs. Do not edit.\n\n/** The operations of src/wasm/ops.rs. */\n{}\n/** What a call's status says to read. */\n{}\n/** A string the JS layer keeps: its mark, and the start that says it has it (see src/wasm/out.rs). */\n{}\n/** An issue's `expected` and `origin`, by number (see src/wasm/issues.rs). */\n{}{}\n/** `composePrompt`'s limits, in characters (see src/prompts/compose/input.rs). */\n{}\n/** The most todos a `write_todos` list may hold (see src/validate/write_todos/mod.rs). */\n{}",
+    use planloop::wasm::{INTERNED, KEPT};
+    format!(
+        "\n/** The operations of src/wasm/mod.rs. */\n{}\n/** What a call's status says to read. */\n{}\n/** A string the JS layer keeps: its mark, and the start that says it has it (see `Out` in src/wasm/io.rs). */\n{}\n/** An issue's `expected` and `origin`, by number (see src/wasm/issues.rs). */\n{}{}\n/** `composePrompt`'s limits, in characters (see src/prompts/compose/input.rs). */\n{}\n/** The most todos a `write_todos` list may hold (see src/validate/write_todos/mod.rs). */\n{}",
         table("Op", Op::ALL),
         table("Status", Status::ALL),
         table("Interned", &[("MARK", INTERNED), ("KEPT", KEPT)]),
@@ -361,8 +363,7 @@ fn the_js_operation_table_is_current() {
         names("ORIGINS", Origin::ALL.iter().map(|o| o.as_str()).collect()),
         table("COMPOSE_LIMITS", &limits),
         table("WRITE_TODOS", &[("TODOS_MAX", MAX_TODOS as u32)]),
-    );
-    check_or_bless("src/wasm/js/ops.ts", &ts);
+    )
 }
 
 /// Every input schema, compiled to Rust statics the validator walks: no JSON Schema is

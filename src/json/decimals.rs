@@ -1,6 +1,6 @@
 //! Decimal text to a number, and a number to its shortest digits, as whoever reads or
 //! writes JSON passes them in: Rust's own ([`Decimals::RUST`]) natively, the host's in the
-//! wasm modules (`wasm::decimals::HOST`). The host reads as `JSON.parse` rounds and gives
+//! wasm modules (`wasm::HOST`). The host reads as `JSON.parse` rounds and gives
 //! the digits serde_json gives, and Rust's float tables (10 KB of powers of five,
 //! serde_json's formatter) stay out of the modules: nothing the modules export reaches
 //! [`Decimals::RUST`], and their numbers are nearly all small integers, read and written

@@ -11,9 +11,9 @@
 use super::args::Args;
 use super::hot::Reader;
 use super::io::fields;
-use super::ops::Status;
-use super::out::Out;
+use super::io::Out;
 use super::Input;
+use super::Status;
 use crate::error::Result;
 use crate::json::decimals::Decimals;
 use crate::prompts::compose::{compose_texts, Budget, ComposeInput, Composition, PromptParts, Texts};
@@ -21,7 +21,7 @@ use crate::prompts::compose::{BASE_MAX, COMPONENTS_MAX, NAME_MAX, TEXT_MAX, VALU
 use crate::prompts::Language;
 use crate::validate::compiled;
 use crate::validate::schema::Record;
-use crate::wasm::decimals::HOST;
+use crate::wasm::HOST;
 
 /// `[input]`, as any call's arguments.
 pub fn encoded(input: &[u8]) -> Result<Status> {

@@ -6,11 +6,11 @@ use std::cell::RefCell;
 
 use super::args::Args;
 use super::field_writers::WriteFields;
+use super::io::Out;
 use super::io::{fields, json_text, number, set_numbers, write};
-use super::ops::{Op, Status};
-use super::out::Out;
 use super::slab::{self, Slab};
 use super::Input;
+use super::{Op, Status};
 use crate::error::Result;
 use crate::json::value::Value;
 use crate::plan::planner::{self, AckError, Applied, PlannerAck, PlannerSnapshot, PlannerState};
@@ -22,7 +22,7 @@ use crate::trail::capsule::ContextCapsule;
 use crate::trail::reasoning::ReasoningLog;
 use crate::validate::compiled;
 use crate::validate::write_todos::{self, Field, Found, Mistake, Outcome, Span, STATUSES};
-use crate::wasm::decimals::HOST;
+use crate::wasm::HOST;
 
 thread_local! {
     static PLANNERS: RefCell<Slab<PlannerState>> = const { RefCell::new(Slab::new()) };

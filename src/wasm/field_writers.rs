@@ -1,8 +1,8 @@
 //! The writers of the results that cross as fields, one per type, for the readers in
-//! `js/field_readers.ts`. Generated from the types' JSON Schemas by
+//! `js/boundary.ts`. Generated from the types' JSON Schemas by
 //! tests/generated/fields.rs. Do not edit.
 
-use super::out::Out;
+use super::io::Out;
 use crate::plan::guard::IterationVerdict;
 use crate::plan::guard::Refusal;
 use crate::plan::planner::PlannerSnapshot;

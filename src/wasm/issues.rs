@@ -1,4 +1,4 @@
-//! Validation issues for the JS layer to build (`issues()` in `src/wasm/js/reader.ts`),
+//! Validation issues for the JS layer to build (`issues()` in `src/wasm/js/engine.ts`),
 //! written as every structured result is (see [`Out`]). On the invalid path this is an
 //! order of magnitude faster than `JSON.parse` of the same issues, and the messages are
 //! still written here.
@@ -6,7 +6,7 @@
 //! An issue is its kind (the order of [`Issue`]'s variants), its path (a count, then per
 //! segment 0 and a string, or 1 and an index), its own fields, then its message.
 
-use super::out::Out;
+use super::io::Out;
 use crate::error::issue::{Issue, Origin, PathSegment};
 
 impl Out<'_> {

@@ -12,7 +12,7 @@
 
 use std::cell::RefCell;
 
-use super::out::Out;
+use super::io::Out;
 use crate::error::issue::Origin;
 use crate::validate::write_todos::{Mistake, Place, What, STATUSES};
 
@@ -185,7 +185,7 @@ fn with_message(mistake: &Mistake, write: impl FnOnce(usize, &str)) {
 mod tests {
     use super::*;
     use crate::error::issue::{Expected, Issue};
-    use crate::wasm::ops::{INTERNED, KEPT};
+    use crate::wasm::{INTERNED, KEPT};
 
     #[test]
     fn a_mistake_is_written_as_its_issue_would_be() {

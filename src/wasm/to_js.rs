@@ -13,7 +13,7 @@ use serde::ser::{self, Error as _, Serialize, Serializer};
 use wasm_bindgen::JsValue;
 
 use crate::json::value::FREE_FORM;
-use crate::wasm::decimals::HOST;
+use crate::wasm::HOST;
 
 /// `value` as a JS value (see the module docs).
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, serde_wasm_bindgen::Error> {

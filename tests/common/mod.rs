@@ -4,9 +4,9 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use planloop::wasm::decimals::HOST;
-use planloop::wasm::ops::{Op, Status};
+use planloop::wasm::HOST;
 use planloop::wasm::{pl_call, pl_header, pl_input};
+use planloop::wasm::{Op, Status};
 use wasm_bindgen_test::wasm_bindgen_test;
 
 #[path = "../../src/test_rng.rs"]

@@ -1,6 +1,6 @@
-//! Results that cross as fields (`src/wasm/out.rs`): for each, a writer in Rust
+//! Results that cross as fields (`Out` in `src/wasm/io.rs`): for each, a writer in Rust
 //! (`src/wasm/field_writers.rs`) and a reader in TypeScript
-//! (`src/wasm/js/field_readers.ts`), both made here from the type's JSON Schema, so that
+//! (`src/wasm/js/boundary.ts`), both made here from the type's JSON Schema, so that
 //! no layout is written by hand on either side. A type declared here must have a fixed
 //! layout: every property required, each of a kind below (a schema this does not know
 //! stops the generator).
@@ -75,9 +75,9 @@ impl Fields {
     pub fn rust(&self) -> String {
         let mut out = String::from(
             "//! The writers of the results that cross as fields, one per type, for the readers in\n\
-             //! `js/field_readers.ts`. Generated from the types' JSON Schemas by\n\
+             //! `js/boundary.ts`. Generated from the types' JSON Schemas by\n\
              //! tests/generated/fields.rs. Do not edit.\n\n\
-             use super::out::Out;\n",
+             use super::io::Out;\n",
         );
         let mut paths: Vec<&str> = self.structs.values().map(|s| s.path.as_str()).collect();
         paths.extend(self.enums.values().map(|(path, _)| path.as_str()));
@@ -172,19 +172,20 @@ impl Fields {
         }
     }
 
-    pub fn ts(&self) -> String {
+    /// The TypeScript side: `tables` (the JS layer's other generated tables), then the readers.
+    pub fn ts(&self, tables: &str) -> String {
         let mut names: Vec<&str> = self.structs.keys().map(String::as_str).collect();
         if !self.variants.is_empty() {
             names.push("Decision");
         }
         names.sort_unstable();
         let mut out = format!(
-            "// The readers of the results that cross as fields, one per type, for the writers in\n\
-             // src/wasm/field_writers.rs. Generated from the types' JSON Schemas by\n\
-             // tests/generated/fields.rs. Do not edit. Each builds an object literal in the key\n\
-             // order JSON would give.\n\
+            "// The JS layer's side of the boundary, generated from the Rust side by\n\
+             // tests/generated.rs. Do not edit. Its tables, then the readers of the results that\n\
+             // cross as fields, one per type, for the writers in src/wasm/field_writers.rs: each\n\
+             // builds an object literal in the key order JSON would give.\n\
              import type {{ {} }} from \"../types\";\n\
-             import type {{ Reader }} from \"./reader.js\";\n",
+             import type {{ Reader }} from \"./engine.js\";\n{tables}",
             names.join(", ")
         );
         for (name, (_, values)) in &self.enums {

@@ -41,11 +41,9 @@ import type {
 import { type Crossing, type TodosOps, encoded, prompt, todosArgs, toolResults } from "./crossing.js";
 import { found, foundArgs, readAck, readArgs } from "./primitives.js";
 import { Thrown } from "./encode.js";
-import type { Engine } from "./engine.js";
+import type { Engine, Reader } from "./engine.js";
 import { core, session } from "./modules.js";
-import { Op, Status } from "./ops.js";
-import type { Reader } from "./reader.js";
-import { readContextCapsule, readIterationVerdict, readPlannerSnapshot, readReasoningEvent, readRunTools, readToolResultsOutcome } from "./field_readers.js";
+import { Op, Status, readContextCapsule, readIterationVerdict, readPlannerSnapshot, readReasoningEvent, readRunTools, readToolResultsOutcome } from "./boundary.js";
 
 /** Calls `op` with `args` (encoded as JS values) and reads the result. */
 function call<T>(engine: Engine, op: number, handle: number, args: readonly unknown[]): T {

@@ -15,7 +15,7 @@
 //   wrong with it.
 import type { ComposeInput, ToolResult } from "../types";
 import { Thrown, encodeArgs, encodeValue, isThrown, plainObject, wellFormed, whereStringGoes } from "./encode.js";
-import { COMPOSE_LIMITS, Op, WRITE_TODOS } from "./ops.js";
+import { COMPOSE_LIMITS, Op, WRITE_TODOS } from "./boundary.js";
 
 /** One call's input, for operation `op`: `text` (with the call's time, for arguments
  * that cross as raw JSON text, where it has no place), or a head with raw texts after it

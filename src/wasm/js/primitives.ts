@@ -2,8 +2,8 @@
 // (src/wasm/core.rs): valid arguments come back as the places of their strings in the
 // caller's own string (`crossing.ts` says which string), the rest as fields for a `Reader`.
 import type { PlannerAck, WriteTodos } from "../types";
-import { TODO_STATUS, readTodo } from "./field_readers.js";
-import type { Reader } from "./reader.js";
+import { TODO_STATUS, readTodo } from "./boundary.js";
+import type { Reader } from "./engine.js";
 
 /** A string the core found in `source` (see `push_span` in src/wasm/core.rs): its flag
  * (0 none, 1 plain, 2 holding escapes), then its start and end between the quotes.

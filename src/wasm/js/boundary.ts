@@ -1,0 +1,156 @@
+// The JS layer's side of the boundary, generated from the Rust side by
+// tests/generated.rs. Do not edit. Its tables, then the readers of the results that
+// cross as fields, one per type, for the writers in src/wasm/field_writers.rs: each
+// builds an object literal in the key order JSON would give.
+import type { Artifact, ContextCapsule, Decision, IterationVerdict, NextCall, PlannerSnapshot, ReasoningEvent, Todo, ToolCall, ToolMessage, ToolResultsOutcome } from "../types";
+import type { Reader } from "./engine.js";
+
+/** The operations of src/wasm/mod.rs. */
+export const Op = {
+  ValidateText: 1,
+  ValidateValue: 2,
+  ValidateQuoted: 7,
+  WriteTodosJsonSchema: 3,
+  ToolDefinitions: 4,
+  ExtractReflection: 5,
+  ContextCapsule: 6,
+  PlannerNew: 10,
+  PlannerFree: 11,
+  PlannerRecordIteration: 12,
+  PlannerApplyText: 13,
+  PlannerApplyValue: 14,
+  PlannerSnapshot: 15,
+  PlannerApplyQuoted: 16,
+  PlannerApplyChecked: 17,
+  LogNew: 20,
+  LogFree: 21,
+  LogRecordPlan: 22,
+  LogRecordAct: 23,
+  LogRecordObs: 24,
+  LogRecordReflection: 25,
+  LogEvents: 26,
+  LogSteps: 27,
+  LogClear: 28,
+  ComposePrompt: 40,
+  ComposeTexts: 41,
+  SessionNew: 50,
+  SessionFree: 51,
+  SessionRestore: 52,
+  SessionSnapshot: 53,
+  SessionStepPlan: 54,
+  SessionSystemPrompt: 55,
+  SessionBeginTurn: 56,
+  SessionApprove: 57,
+  SessionReject: 58,
+  SessionProposals: 59,
+  SessionHandleModelResponse: 60,
+  SessionHandleToolResults: 61,
+  SessionDrainEvents: 62,
+  SessionTodos: 63,
+  SessionPlan: 64,
+  SessionProgress: 65,
+  SessionCapsule: 66,
+  SessionSteps: 67,
+  SessionReasoning: 68,
+  SessionToolDefinitions: 69,
+  SessionHandleToolResultsRaw: 70,
+  SessionMayHold: 73,
+  SessionNextCall: 74,
+  ReviewsNew: 80,
+  ReviewsFree: 81,
+  ReviewsFromJson: 82,
+  ReviewsPut: 83,
+  ReviewsTake: 84,
+  ReviewsSize: 85,
+  ReviewsToJson: 86,
+} as const;
+
+/** What a call's status says to read. */
+export const Status = {
+  Json: 0,
+  Error: 1,
+  Nothing: 2,
+  Number: 3,
+  Found: 4,
+  Accepted: 5,
+  Issues: 6,
+  Rejected: 7,
+  Fields: 8,
+  Value: 9,
+} as const;
+
+/** A string the JS layer keeps: its mark, and the start that says it has it (see `Out` in src/wasm/io.rs). */
+export const Interned = {
+  MARK: 2147483648,
+  KEPT: 4294967295,
+} as const;
+
+/** An issue's `expected` and `origin`, by number (see src/wasm/issues.rs). */
+export const EXPECTED = ["object", "array", "string", "number", "int", "boolean", "null", "record"] as const;
+export const ORIGINS = ["string", "array", "number", "unknown"] as const;
+
+/** `composePrompt`'s limits, in characters (see src/prompts/compose/input.rs). */
+export const COMPOSE_LIMITS = {
+  BASE_MAX: 1000000,
+  COMPONENTS_MAX: 256,
+  NAME_MAX: 64,
+  TEXT_MAX: 100000,
+} as const;
+
+/** The most todos a `write_todos` list may hold (see src/validate/write_todos/mod.rs). */
+export const WRITE_TODOS = {
+  TODOS_MAX: 8,
+} as const;
+
+/** `Phase` by index. */
+export const PHASE = ["plan", "act", "obs", "reflect"] as const;
+
+/** `Refusal` by index. */
+export const REFUSAL = ["planner_overuse_execute_next_step", "duplicate_planner_call"] as const;
+
+/** `TodoStatus` by index. */
+export const TODO_STATUS = ["pending", "in_progress", "completed"] as const;
+
+export function readArtifact(r: Reader): Artifact {
+  return { type: r.string(), ref: r.string(), summary: r.string() };
+}
+
+export function readContextCapsule(r: Reader): ContextCapsule {
+  return { goal: r.string(), planSnapshot: r.flag() ? readPlannerSnapshot(r) : null, keyFindings: r.strings(), artifacts: r.list(readArtifact), nextActions: r.strings() };
+}
+
+export function readIterationVerdict(r: Reader): IterationVerdict {
+  return { iteration: r.number(), plannerOnly: r.flag(), plannerOnlyStreak: r.number(), refusal: r.flag() ? REFUSAL[r.number()]! : null };
+}
+
+export function readNextCall(r: Reader): NextCall {
+  return { iteration: r.number(), toolsWithheld: r.flag(), toolRoundsRemaining: r.number(), budgetLine: r.string() };
+}
+
+export function readPlannerSnapshot(r: Reader): PlannerSnapshot {
+  return { revision: r.number(), todos: r.list(readTodo), focus: r.flag() ? r.string() : null, note: r.flag() ? r.string() : null, updatedAt: r.flag() ? r.float() : null };
+}
+
+export function readReasoningEvent(r: Reader): ReasoningEvent {
+  return { phase: PHASE[r.number()]!, summary: r.string(), iteration: r.number(), timestamp: r.float() };
+}
+
+export function readTodo(r: Reader): Todo {
+  return { id: r.string(), content: r.string(), status: TODO_STATUS[r.number()]! };
+}
+
+export function readToolCall(r: Reader): ToolCall {
+  return { id: r.string(), name: r.string(), args: r.json() };
+}
+
+export function readToolMessage(r: Reader): ToolMessage {
+  return { toolCallId: r.string(), name: r.string(), content: r.string(), isError: r.flag() };
+}
+
+export function readToolResultsOutcome(r: Reader): ToolResultsOutcome {
+  return { messages: r.list(readToolMessage), complete: r.flag(), next: readNextCall(r) };
+}
+
+export function readRunTools(r: Reader): Decision {
+  return { type: "runTools", calls: r.list(readToolCall), replies: r.list(readToolMessage), next: readNextCall(r) };
+}
