@@ -9,9 +9,9 @@
 //! with it. The prompt comes back as fields, its text sliced from one decoded string.
 
 use super::args::Args;
-use super::hot::Reader;
 use super::io::fields;
 use super::io::Out;
+use super::session::PlainJson;
 use super::Input;
 use super::Status;
 use crate::error::Result;
@@ -33,8 +33,8 @@ pub fn encoded(input: &[u8]) -> Result<Status> {
 /// `[input]` as the head, with an empty base and no components; the lengths (in UTF-16
 /// units) of the base, then of each component's name and text, before it; the texts raw
 /// after it (see [`super::raw`]).
-pub fn raw(given: Input<'_>, head_end: f64) -> Result<Status> {
-    let (mut lengths, head, mut raw) = super::raw::split(given, head_end, "composePrompt")?;
+pub fn raw(given: Input<'_>) -> Result<Status> {
+    let (mut lengths, head, mut raw) = super::raw::split(given, "composePrompt")?;
     let input = match plain_head(head, HOST) {
         Some(input) => input,
         None => Args::parse(head, HOST)?.options(0, "input", &compiled::COMPOSE_INPUT)?,
@@ -65,7 +65,7 @@ pub fn raw(given: Input<'_>, head_end: f64) -> Result<Status> {
 /// was a tenth of `composePrompt`'s time: the general path builds a value tree, checks
 /// it against the schema with copies, then converts it.
 fn plain_head(head: &[u8], decimals: Decimals) -> Option<ComposeInput> {
-    let mut r = Reader::new(head, decimals);
+    let mut r = PlainJson::new(head, decimals);
     r.p.eat(b'[').then_some(())?;
     let mut input = ComposeInput {
         parts: PromptParts {
@@ -81,7 +81,7 @@ fn plain_head(head: &[u8], decimals: Decimals) -> Option<ComposeInput> {
     let seen = r.fields(&["base", "features", "values", "language", "budget"], &mut |r, field| {
         match field {
             0 => input.parts.base = r.string(0, BASE_MAX)?,
-            1 => input.parts.features = record(r, Reader::boolean)?,
+            1 => input.parts.features = record(r, PlainJson::boolean)?,
             2 => input.parts.values = record(r, |r| r.string(0, VALUE_MAX))?,
             3 => {
                 input.language = match r.string(2, 2)?.as_str() {
@@ -98,9 +98,9 @@ fn plain_head(head: &[u8], decimals: Decimals) -> Option<ComposeInput> {
     (seen & 1 == 1 && r.p.eat(b']') && r.p.at_end()).then_some(input)
 }
 
-/// A record as [`Reader::members`] reads an object. `__proto__`, which a record leaves out
+/// A record as [`PlainJson::members`] reads an object. `__proto__`, which a record leaves out
 /// as zod's does, is the general path's to handle.
-fn record<'a, T>(r: &mut Reader<'a>, item: impl FnMut(&mut Reader<'a>) -> Option<T>) -> Option<Record<T>> {
+fn record<'a, T>(r: &mut PlainJson<'a>, item: impl FnMut(&mut PlainJson<'a>) -> Option<T>) -> Option<Record<T>> {
     let members = r.members(item)?;
     if members.iter().any(|(key, _)| key == "__proto__") {
         return None;
@@ -109,7 +109,7 @@ fn record<'a, T>(r: &mut Reader<'a>, item: impl FnMut(&mut Reader<'a>) -> Option
 }
 
 /// `{remaining, total}`, whole numbers within the schema's ranges.
-fn budget(r: &mut Reader<'_>) -> Option<Budget> {
+fn budget(r: &mut PlainJson<'_>) -> Option<Budget> {
     let mut read = [0; 2];
     let seen = r.fields(&["remaining", "total"], &mut |r, field| {
         let n = r.p.number(r.decimals).ok().filter(|n| n.fract() == 0.0 && (0.0..=100_000.0).contains(n))?;
@@ -138,7 +138,7 @@ pub(super) fn composed_fields(components: &[impl AsRef<str>], unresolved: &[Stri
 
 #[cfg(test)]
 mod tests {
-    use super::super::hot::MEMBERS_CHECKED;
+    use super::super::session::MEMBERS_CHECKED;
     use super::*;
     use crate::test_rng::Rng;
 

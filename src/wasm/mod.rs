@@ -25,8 +25,6 @@ mod core;
 // (One file for both modules: each leaves the other's writers unused.)
 #[cfg_attr(not(all(feature = "core", feature = "session")), allow(dead_code))]
 mod field_writers;
-#[cfg(feature = "session")]
-mod hot;
 mod io;
 mod issues;
 #[cfg(feature = "core")]
@@ -68,13 +66,13 @@ fn start() {
 }
 
 /// Runs operation `op` (on the instance `handle`, for methods) with the first `len` bytes
-/// of the input buffer; `number` carries a call's time when its arguments are raw text,
-/// and `ascii` says the input is ASCII (its length in bytes and in UTF-16 units agree,
+/// of the input buffer; `now_ms` is the call's time when its arguments are raw JSON text
+/// (`applyWriteTodos`: the text has no place for it), and `ascii` says the input is ASCII (its length in bytes and in UTF-16 units agree,
 /// which the JS layer sees for free), so that offsets need no conversion.
 #[wasm_bindgen]
-pub fn pl_call(op: u32, handle: u32, len: usize, number: f64, ascii: bool) -> u32 {
+pub fn pl_call(op: u32, handle: u32, len: usize, now_ms: f64, ascii: bool) -> u32 {
     let result = io::with_input(len, |input| match Op::from_code(op) {
-        Some(op) => dispatch(op, handle, Input { bytes: input, ascii }, number),
+        Some(op) => dispatch(op, handle, Input { bytes: input, ascii }, now_ms),
         None => Err(Error::internal("an unknown operation")),
     });
     match result {
@@ -93,14 +91,14 @@ pub(crate) struct Input<'a> {
     pub ascii: bool,
 }
 
-fn dispatch(op: Op, handle: u32, input: Input<'_>, number: f64) -> Result<Status, Error> {
-    let _ = (handle, input, number);
+fn dispatch(op: Op, handle: u32, input: Input<'_>, now_ms: f64) -> Result<Status, Error> {
+    let _ = (handle, input, now_ms);
     #[cfg(feature = "core")]
-    if let Some(result) = core::call(op, handle, input, number) {
+    if let Some(result) = core::call(op, handle, input, now_ms) {
         return result;
     }
     #[cfg(feature = "session")]
-    if let Some(result) = session::call(op, handle, input, number) {
+    if let Some(result) = session::call(op, handle, input) {
         return result;
     }
     Err(Error::internal(&format!("operation {} is not in this module", op as u32)))

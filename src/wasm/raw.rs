@@ -1,29 +1,37 @@
 //! Texts that cross raw: after a head in the JS layer's encoding, the call's long texts
 //! follow as they are, in one `encodeInto`, their lengths (in UTF-16 units) either in the
-//! head or, before it, as 32-bit words: a count, then each length. Written as JSON they
-//! must be escaped first, and V8's `JSON.stringify` of long text costs twenty times its
-//! `encodeInto` (and the module's unescaping it more again). A hundred lengths written
-//! as words cost the JS layer a few stores, where joined as text for the head they cost
-//! it, and the module's reading them, a tenth of `composePrompt`'s time. The JS layer sends only well-formed texts this way; lengths and bounds
-//! are checked here (cheaply) rather than trusted.
+//! head or, before it, as 32-bit words. Written as JSON they must be escaped first, and
+//! V8's `JSON.stringify` of long text costs twenty times its `encodeInto` (and the
+//! module's unescaping it more again). A hundred lengths written as words cost the JS
+//! layer a few stores, where joined as text for the head they cost it, and the module's
+//! reading them, a tenth of `composePrompt`'s time. The JS layer sends only well-formed
+//! texts this way; lengths and bounds are checked here (cheaply) rather than trusted.
+//!
+//! The input, as `Engine.callSplit` in `js/engine.ts` lays it out: the head's length in
+//! bytes, the count of lengths and each length (32-bit words), the head, the texts.
 
 use super::Input;
 use crate::error::{Error, Result};
 use crate::text::part;
 
-/// The input, whose head ends at byte `head_end`, split: the lengths before the head,
-/// the head, and the raw texts after it.
-pub fn split<'a>(given: Input<'a>, head_end: f64, what: &'static str) -> Result<(Words<'a>, &'a [u8], Raw<'a>)> {
+/// The input split (see the module docs): the lengths, the head, and the raw texts.
+pub fn split<'a>(given: Input<'a>, what: &'static str) -> Result<(Words<'a>, &'a [u8], Raw<'a>)> {
     let bytes = given.bytes;
-    let count = bytes.get(..4).map_or(0, word) as usize;
-    let words = count.checked_add(1).and_then(|n| n.checked_mul(4)).filter(|&end| end as f64 <= head_end);
-    let end = Some(head_end).filter(|h| h.fract() == 0.0 && *h <= bytes.len() as f64);
-    let (Some(words), Some(end)) = (words, end) else {
+    let (head_length, count) = match (bytes.get(..4), bytes.get(4..8)) {
+        (Some(head), Some(count)) => (word(head) as usize, word(count) as usize),
+        _ => return Err(malformed(what, "no head length or count")),
+    };
+    let words_end = count.checked_mul(4).and_then(|n| n.checked_add(8));
+    let head_end = words_end.and_then(|start| start.checked_add(head_length));
+    let (Some(words_end), Some(head_end)) = (words_end, head_end.filter(|&end| end <= bytes.len())) else {
         return Err(malformed(what, "a head past the input"));
     };
-    let (head, body) = bytes[words..].split_at(end as usize - words);
-    let rest = std::str::from_utf8(body).map_err(|_| malformed(what, "texts that are not UTF-8"))?;
-    Ok((Words(bytes[4..words].chunks_exact(4)), head, Raw { rest, ascii: given.ascii, what }))
+    let rest = std::str::from_utf8(&bytes[head_end..]).map_err(|_| malformed(what, "texts that are not UTF-8"))?;
+    Ok((
+        Words(bytes[8..words_end].chunks_exact(4)),
+        &bytes[words_end..head_end],
+        Raw { rest, ascii: given.ascii, what },
+    ))
 }
 
 /// The 32-bit words given with the texts (for a call with a head, the texts' lengths in
@@ -115,45 +123,50 @@ fn utf16_end(text: &str, units: usize) -> Option<usize> {
 mod tests {
     use super::*;
 
-    /// An input as the JS layer lays it out: the lengths as words, the head, the texts.
-    fn laid_out(lengths: &[u32], head: &str, texts: &str) -> (Vec<u8>, f64) {
-        let mut bytes: Vec<u8> =
-            std::iter::once(lengths.len() as u32).chain(lengths.iter().copied()).flat_map(u32::to_le_bytes).collect();
+    /// An input as the JS layer lays it out: the head's length and the lengths as words,
+    /// the head, the texts.
+    fn laid_out(lengths: &[u32], head: &str, texts: &str) -> Vec<u8> {
+        let words = [head.len() as u32, lengths.len() as u32].into_iter().chain(lengths.iter().copied());
+        let mut bytes: Vec<u8> = words.flat_map(u32::to_le_bytes).collect();
         bytes.extend_from_slice(head.as_bytes());
-        let head_end = bytes.len() as f64;
         bytes.extend_from_slice(texts.as_bytes());
-        (bytes, head_end)
+        bytes
     }
 
     #[test]
     fn the_lengths_come_before_the_head_and_the_texts_after_it() {
-        let (bytes, head_end) = laid_out(&[2, 300], "[{}]", "ab");
-        let (lengths, head, mut raw) = split(Input { bytes: &bytes, ascii: true }, head_end, "test").expect("laid out");
+        let bytes = laid_out(&[2, 300], "[{}]", "ab");
+        let (lengths, head, mut raw) = split(Input { bytes: &bytes, ascii: true }, "test").expect("laid out");
         assert_eq!(lengths.collect::<Vec<_>>(), [2, 300]);
         assert_eq!(head, b"[{}]");
         assert_eq!(raw.take(2, 10).expect("two units"), "ab");
         raw.finish().expect("every text taken");
-        let (bytes, head_end) = laid_out(&[], "[]", "");
-        let (lengths, head, _) = split(Input { bytes: &bytes, ascii: true }, head_end, "test").expect("no lengths");
+        let bytes = laid_out(&[], "[]", "");
+        let (lengths, head, _) = split(Input { bytes: &bytes, ascii: true }, "test").expect("no lengths");
         assert_eq!((lengths.count(), head), (0, &b"[]"[..]));
     }
 
     #[test]
     fn a_layout_that_does_not_add_up_is_refused() {
-        let (bytes, head_end) = laid_out(&[1, 2], "[]", "abc");
-        let input = Input { bytes: &bytes, ascii: true };
-        // A head that ends inside the lengths, past the input, or at no byte.
-        for end in [4.0, 11.0, bytes.len() as f64 + 1.0, 12.5, -1.0, f64::NAN] {
-            assert!(split(input, end, "test").is_err(), "{end}");
+        let bytes = laid_out(&[1, 2], "[]", "abc");
+        let refused = |bytes: &[u8]| split(Input { bytes, ascii: true }, "test").is_err();
+        // A head past the input, however long.
+        for length in [6, 100, u32::MAX] {
+            let mut lying = bytes.clone();
+            lying[..4].copy_from_slice(&length.to_le_bytes());
+            assert!(refused(&lying), "head of {length}");
         }
-        // A count of lengths past the head.
-        let mut lying = bytes.clone();
-        lying[0] = 9;
-        assert!(split(Input { bytes: &lying, ascii: true }, head_end, "test").is_err());
-        let huge = u32::MAX.to_le_bytes();
-        lying[..4].copy_from_slice(&huge);
-        assert!(split(Input { bytes: &lying, ascii: true }, head_end, "test").is_err());
-        assert!(split(Input { bytes: &[], ascii: true }, 0.0, "test").is_err(), "not even a count");
+        // More lengths than the input holds.
+        for count in [9, u32::MAX / 4, u32::MAX] {
+            let mut lying = bytes.clone();
+            lying[4..8].copy_from_slice(&count.to_le_bytes());
+            assert!(refused(&lying), "{count} lengths");
+        }
+        assert!(refused(&[]) && refused(&bytes[..6]), "not even a count");
+        // Texts that are not UTF-8.
+        let mut broken = bytes.clone();
+        *broken.last_mut().unwrap() = 0xFF;
+        assert!(refused(&broken));
     }
 
     #[test]

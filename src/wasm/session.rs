@@ -8,7 +8,7 @@ use super::args::Args;
 use super::field_writers::{self, WriteFields};
 use super::io::{fields, json, json_text, number, value};
 use super::slab::{self, Slab};
-use super::{compose, hot, raw, Input};
+use super::{compose, raw, Input};
 use super::{Op, Status};
 use crate::error::Result;
 use crate::json::from_value::{from_value, FromValue};
@@ -17,9 +17,13 @@ use crate::plan::tools;
 use crate::validate::compiled;
 use crate::validate::schema::Schema;
 
-use crate::session::exchange::{Decision, ToolResult};
+use crate::json::decimals::Decimals;
+use crate::json::{Decoded, Parser};
+use crate::session::exchange::{Decision, ModelResponse, ToolCallInput, ToolResult};
+use crate::session::exchange::{MAX_TOOL_CALLS, NAME_MAX, STDERR_MAX, TEXT_MAX};
 use crate::session::review::{PlanReview, PlanReviewStore};
 use crate::session::Session;
+use crate::validate::schema::{ANY_MAX_DEPTH, ANY_MAX_NODES};
 use crate::wasm::HOST;
 
 thread_local! {
@@ -27,8 +31,7 @@ thread_local! {
     static REVIEWS: RefCell<Slab<PlanReviewStore>> = const { RefCell::new(Slab::new()) };
 }
 
-/// Runs one session call; `None` when `op` is not one. `head` is the call's number,
-/// which only the calls with raw texts read (the length of their head, in bytes).
+/// Runs one session call; `None` when `op` is not one.
 ///
 /// The getters' typed results, `beginTurn`'s and the review store's cross as JS values
 /// ([`value`]): 5–48 % faster than as JSON text (interleaved runs), for 5.7 KB gzip.
@@ -36,14 +39,14 @@ thread_local! {
 /// flattened event crosses as a string of its own), and so do `approve`/`reject`, the
 /// decisions and `toolDefinitions`: no faster as values (0.9–1.1), and each adds 1.9–4.2
 /// KB gzip, which takes the module past its 176 KB budget.
-pub fn call(op: Op, handle: u32, given: Input<'_>, head: f64) -> Option<Result<Status>> {
+pub fn call(op: Op, handle: u32, given: Input<'_>) -> Option<Result<Status>> {
     let input = given.bytes;
     let with = |work: &dyn Fn(&mut Session, Args<'_>) -> Result<Status>| {
         slab::with(&SESSIONS, handle, |session| work(session, Args::parse(input, HOST)?))
     };
     Some(match op {
         Op::ComposePrompt => compose::encoded(input),
-        Op::ComposeTexts => compose::raw(given, head),
+        Op::ComposeTexts => compose::raw(given),
         Op::SessionNew => Args::parse(input, HOST).and_then(|a| {
             let config: crate::session::config::SessionConfig = a.options(0, "config", &compiled::SESSION_CONFIG)?;
             config.check("config")?;
@@ -80,7 +83,7 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, head: f64) -> Option<Result<S
         }),
         Op::SessionProposals => with(&|s, _| json(&s.proposals())),
         Op::SessionHandleModelResponse => slab::with(&SESSIONS, handle, |s| {
-            let (response, now_ms) = value_and_time(input, hot::model_response, "response", &compiled::MODEL_RESPONSE)?;
+            let (response, now_ms) = value_and_time(input, model_response, "response", &compiled::MODEL_RESPONSE)?;
             match s.handle_model_response(response, now_ms)? {
                 Decision::RunTools { calls, replies, next } => {
                     fields(|out| field_writers::run_tools(out, &calls, &replies, &next))
@@ -90,8 +93,8 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, head: f64) -> Option<Result<S
         }),
         Op::SessionHandleToolResults | Op::SessionHandleToolResultsRaw => slab::with(&SESSIONS, handle, |s| {
             let (results, now_ms) = match op {
-                Op::SessionHandleToolResultsRaw => raw_results(given, head)?,
-                _ => value_and_time(input, hot::tool_results, "results", &compiled::TOOL_RESULTS)?,
+                Op::SessionHandleToolResultsRaw => raw_results(given)?,
+                _ => value_and_time(input, tool_results, "results", &compiled::TOOL_RESULTS)?,
             };
             let outcome = s.handle_tool_results(results, now_ms)?;
             fields(|out| outcome.write(out))
@@ -136,9 +139,9 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, head: f64) -> Option<Result<S
 /// `[results, nowMs]` with each result's `output` given as its length (no lengths come
 /// before the head), and the outputs raw after the head (see [`raw`]): a tool's output
 /// is most of a result, often kilobytes of lines and quotes.
-fn raw_results(given: Input<'_>, head_end: f64) -> Result<(Vec<ToolResult>, f64)> {
-    let (_, head, mut raw) = raw::split(given, head_end, "handleToolResults")?;
-    let (mut results, now_ms) = value_and_time(head, hot::tool_results, "results", &compiled::TOOL_RESULTS)?;
+fn raw_results(given: Input<'_>) -> Result<(Vec<ToolResult>, f64)> {
+    let (_, head, mut raw) = raw::split(given, "handleToolResults")?;
+    let (mut results, now_ms) = value_and_time(head, tool_results, "results", &compiled::TOOL_RESULTS)?;
     for result in &mut results {
         let length = match result.output {
             Value::Number(n) => n,
@@ -150,14 +153,9 @@ fn raw_results(given: Input<'_>, head_end: f64) -> Result<(Vec<ToolResult>, f64)
     Ok((results, now_ms))
 }
 
-/// `[value, nowMs]` read by the `hot` reader where it can, else by the general path,
+/// `[value, nowMs]` read by its plain reader where it can, else by the general path,
 /// which also says what is wrong.
-fn value_and_time<T: FromValue>(
-    input: &[u8],
-    hot: hot::Hot<T>,
-    name: &str,
-    schema: &'static Schema,
-) -> Result<(T, f64)> {
+fn value_and_time<T: FromValue>(input: &[u8], hot: Hot<T>, name: &str, schema: &'static Schema) -> Result<(T, f64)> {
     match hot(input, HOST) {
         Some(read) => Ok(read),
         None => {
@@ -173,3 +171,236 @@ fn checked_and_time(input: &[u8], name: &str, schema: &'static Schema) -> Result
     let a = Args::parse(input, HOST)?;
     Ok((a.checked(0, name, schema)?, a.time(1, "nowMs")?))
 }
+
+// --- The two hot inputs ----------------------------------------------------------
+//
+// The session's two hot inputs, a model response and a batch of tool results, read
+// straight from the JS layer's encoding into their types.
+//
+// A session call's arguments usually cross as plain JSON (the JS layer's encoding of
+// plain values is JSON) of a plain shape. Reading that into the types directly skips
+// the general path's value tree, its schema walk (which copies every string) and the
+// conversion into types: it was two thirds of a decision's time. Whatever is not plain
+// — a host value the encoding marks (`undefined`, `NaN`, a tag), a key the schema does
+// not know or that repeats, a lone surrogate, a value out of its schema's limits, a
+// wrong type — makes these readers give up (`None`), and the general path reads the
+// same input and reports exactly what is wrong. So the answer never depends on which
+// path ran; the tests (`session_tests.rs`) hold the two to each other on generated inputs.
+
+/// A reader of `[value, nowMs]` when plain, its numbers read with the decimals given.
+pub type Hot<T> = fn(&[u8], Decimals) -> Option<(T, f64)>;
+
+/// `[response, nowMs]`, when plain.
+pub fn model_response(input: &[u8], decimals: Decimals) -> Option<(ModelResponse, f64)> {
+    let mut r = PlainJson::new(input, decimals);
+    r.p.eat(b'[').then_some(())?;
+    let mut response = ModelResponse { text: None, tool_calls: Vec::new() };
+    r.fields(&["text", "toolCalls"], &mut |r, field| {
+        match field {
+            0 => {
+                response.text = match r.p.peek()? {
+                    b'n' => r.p.literal("null").ok().map(|_| None)?,
+                    _ => Some(r.string(0, TEXT_MAX)?),
+                }
+            }
+            _ => response.tool_calls = r.array(MAX_TOOL_CALLS, PlainJson::tool_call)?,
+        }
+        Some(())
+    })?;
+    Some((response, r.time()?))
+}
+
+/// `[results, nowMs]`, when plain.
+pub fn tool_results(input: &[u8], decimals: Decimals) -> Option<(Vec<ToolResult>, f64)> {
+    let mut r = PlainJson::new(input, decimals);
+    r.p.eat(b'[').then_some(())?;
+    let results = r.array(usize::MAX, PlainJson::tool_result)?;
+    Some((results, r.time()?))
+}
+
+/// The most members an object of any keys may have on this path: each key is compared
+/// with those before it, so more would make the walk quadratic.
+pub(super) const MEMBERS_CHECKED: usize = 32;
+
+/// A reader of plain JSON in the JS layer's encoding; each method gives up (`None`) on
+/// anything else.
+pub(super) struct PlainJson<'a> {
+    pub(super) p: Parser<'a>,
+    pub(super) decimals: Decimals,
+}
+
+impl<'a> PlainJson<'a> {
+    pub(super) fn new(input: &'a [u8], decimals: Decimals) -> Self {
+        PlainJson { p: Parser::unchecked(input), decimals }
+    }
+
+    /// `,nowMs]` and the end: a finite number.
+    fn time(&mut self) -> Option<f64> {
+        self.p.eat(b',').then_some(())?;
+        let now = self.p.number(self.decimals).ok().filter(|n| n.is_finite())?;
+        (self.p.eat(b']') && self.p.at_end()).then_some(now)
+    }
+
+    fn tool_call(&mut self) -> Option<ToolCallInput> {
+        let (mut id, mut name, mut args) = (None, None, None);
+        self.fields(&["id", "name", "args"], &mut |r, field| match field {
+            0 => r.string(1, NAME_MAX).map(|s| id = Some(s)),
+            1 => r.string(1, NAME_MAX).map(|s| name = Some(s)),
+            _ => r.any(0, &mut 0).map(|v| args = Some(v)),
+        })?;
+        Some(ToolCallInput { id: id?, name: name?, args: args.unwrap_or(Value::Undefined) })
+    }
+
+    fn tool_result(&mut self) -> Option<ToolResult> {
+        let mut result = ToolResult {
+            id: String::new(),
+            output: Value::Undefined,
+            stderr: None,
+            is_error: false,
+            duration_ms: None,
+            exit_code: None,
+        };
+        let seen = self.fields(&["id", "output", "stderr", "isError", "durationMs", "exitCode"], &mut |r, field| {
+            match field {
+                0 => result.id = r.string(1, NAME_MAX)?,
+                1 => result.output = r.any(0, &mut 0)?,
+                2 => result.stderr = Some(r.string(0, STDERR_MAX)?),
+                3 => result.is_error = r.boolean()?,
+                4 => result.duration_ms = Some(r.p.number(r.decimals).ok().filter(|n| n.is_finite() && *n >= 0.0)?),
+                _ => {
+                    let code = r.p.number(r.decimals).ok()?;
+                    let whole = code.fract() == 0.0 && code >= f64::from(i32::MIN) && code <= f64::from(i32::MAX);
+                    result.exit_code = Some(whole.then_some(code as i32)?);
+                }
+            }
+            Some(())
+        })?;
+        // `output` is required (and `undefined` is not plain).
+        (seen & 0b11 == 0b11).then_some(result)
+    }
+
+    /// An object whose keys are among `keys`, each at most once: `member` reads the value
+    /// of `keys[field]`. Gives which of them the object had, as bits (`1 << field`).
+    /// (One instance for every object read here: `member` is called through a `dyn`.)
+    pub(super) fn fields(
+        &mut self,
+        keys: &[&str],
+        member: &mut dyn FnMut(&mut Self, usize) -> Option<()>,
+    ) -> Option<u32> {
+        let mut seen = 0u32;
+        self.object(|r, key| {
+            let field = keys.iter().position(|k| *k == key)?;
+            let bit = 1 << field;
+            if seen & bit != 0 {
+                return None;
+            }
+            seen |= bit;
+            member(r, field)
+        })?;
+        Some(seen)
+    }
+
+    /// An object's members, each key once and at most [`MEMBERS_CHECKED`] of them, each
+    /// value read by `item`.
+    pub(super) fn members<T>(
+        &mut self,
+        mut item: impl FnMut(&mut Self) -> Option<T>,
+    ) -> Option<Vec<(Cow<'static, str>, T)>> {
+        let mut members: Vec<(Cow<'static, str>, T)> = Vec::new();
+        self.object(|r, key| {
+            // A key twice (JSON.parse keeps the last), or more keys than a look back over
+            // them stays cheap for: the general path knows how.
+            if members.len() == MEMBERS_CHECKED || members.iter().any(|(k, _)| k == key) {
+                return None;
+            }
+            let key = Cow::Owned(key.to_owned());
+            members.push((key, item(r)?));
+            Some(())
+        })?;
+        Some(members)
+    }
+
+    /// An object's members after checking its `{`: `member` reads each value after its
+    /// key (and says `None` to give up on a key it does not know or has seen).
+    pub(super) fn object(&mut self, mut member: impl FnMut(&mut Self, &str) -> Option<()>) -> Option<()> {
+        self.p.eat(b'{').then_some(())?;
+        if self.p.eat(b'}') {
+            return Some(());
+        }
+        loop {
+            self.p.eat(b'"').then_some(())?;
+            let key = self.text()?;
+            self.p.eat(b':').then_some(())?;
+            member(self, &key)?;
+            if self.p.eat(b'}') {
+                return Some(());
+            }
+            self.p.eat(b',').then_some(())?;
+        }
+    }
+
+    /// An array of at most `max` items, each read by `item`.
+    fn array<T>(&mut self, max: usize, mut item: impl FnMut(&mut Self) -> Option<T>) -> Option<Vec<T>> {
+        self.p.eat(b'[').then_some(())?;
+        let mut items = Vec::new();
+        if self.p.eat(b']') {
+            return Some(items);
+        }
+        loop {
+            if items.len() == max {
+                return None;
+            }
+            items.push(item(self)?);
+            if self.p.eat(b']') {
+                return Some(items);
+            }
+            self.p.eat(b',').then_some(())?;
+        }
+    }
+
+    /// A string of `min..=max` code points.
+    pub(super) fn string(&mut self, min: usize, max: usize) -> Option<String> {
+        self.p.eat(b'"').then_some(())?;
+        let text = self.text()?;
+        let length = text.chars().count();
+        (min..=max).contains(&length).then(|| text.into_owned())
+    }
+
+    /// A string's content after its opening quote; `None` for a lone surrogate.
+    fn text(&mut self) -> Option<Cow<'a, str>> {
+        match self.p.string_body().ok()? {
+            Decoded::Utf8(text) => Some(Cow::Borrowed(text)),
+            Decoded::Escaped(text) => Some(Cow::Owned(text)),
+            Decoded::Units(units) => String::from_utf16(&units).ok().map(Cow::Owned),
+        }
+    }
+
+    pub(super) fn boolean(&mut self) -> Option<bool> {
+        match self.p.scalar(self.decimals).ok()? {
+            Value::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// Any JSON value within a schema `{}`'s limits, as the general path copies it.
+    fn any(&mut self, depth: usize, nodes: &mut usize) -> Option<Value<'static>> {
+        *nodes += 1;
+        if *nodes > ANY_MAX_NODES {
+            return None;
+        }
+        Some(match self.p.peek()? {
+            b'"' => {
+                self.p.eat(b'"');
+                Value::String(Cow::Owned(self.text()?.into_owned()))
+            }
+            b'{' if depth < ANY_MAX_DEPTH => Value::Object(self.members(|r| r.any(depth + 1, nodes))?),
+            b'[' if depth < ANY_MAX_DEPTH => Value::Array(self.array(usize::MAX, |r| r.any(depth + 1, nodes))?),
+            // (Not reading host values, the parser's scalars are JSON's.)
+            _ => self.p.scalar(self.decimals).ok()?,
+        })
+    }
+}
+
+#[cfg(test)]
+#[path = "session_tests.rs"]
+mod tests;

@@ -15,11 +15,11 @@ use test_rng::Rng;
 
 /// Calls `op` with `input` as the JS layer would (saying whether it is ASCII); the
 /// status, the text and the numbers.
-fn call(op: Op, handle: u32, input: &str, number: f64) -> (u32, String, Vec<u32>) {
+fn call(op: Op, handle: u32, input: &str, now_ms: f64) -> (u32, String, Vec<u32>) {
     let ptr = pl_input(input.len());
     // SAFETY: `pl_input` returned a buffer of at least `input.len()` bytes.
     unsafe { std::ptr::copy_nonoverlapping(input.as_ptr(), ptr, input.len()) };
-    let status = pl_call(op as u32, handle, input.len(), number, input.is_ascii());
+    let status = pl_call(op as u32, handle, input.len(), now_ms, input.is_ascii());
     let (text, numbers) = outputs();
     (status, text, numbers)
 }
@@ -161,17 +161,17 @@ fn hostile_depth_is_refused_within_wasms_stack_and_the_module_lives_on() {
 }
 
 /// Calls `op` with `lengths`, `head` then `body` as the JS layer's `callSplit` does: the
-/// lengths as little-endian words (a count, then each), then the texts; the status.
+/// head's length and the lengths as little-endian words (a count, then each), then the
+/// texts; the status.
 fn call_raw(op: Op, handle: u32, lengths: &[u32], head: &str, body: &str) -> u32 {
-    let words = std::iter::once(lengths.len() as u32).chain(lengths.iter().copied());
+    let words = [head.len() as u32, lengths.len() as u32].into_iter().chain(lengths.iter().copied());
     let mut input: Vec<u8> = words.flat_map(u32::to_le_bytes).collect();
     input.extend_from_slice(head.as_bytes());
-    let head_end = input.len();
     input.extend_from_slice(body.as_bytes());
     let ptr = pl_input(input.len());
     // SAFETY: `pl_input` returned a buffer of at least `input.len()` bytes.
     unsafe { std::ptr::copy_nonoverlapping(input.as_ptr(), ptr, input.len()) };
-    pl_call(op as u32, handle, input.len(), head_end as f64, head.is_ascii() && body.is_ascii())
+    pl_call(op as u32, handle, input.len(), 0.0, head.is_ascii() && body.is_ascii())
 }
 
 #[wasm_bindgen_test]

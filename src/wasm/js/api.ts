@@ -128,22 +128,23 @@ function readComposed(r: Reader): Composed {
 /** Frees an instance's core state when its JS object is collected. */
 const registry =
   typeof FinalizationRegistry === "function"
-    ? new FinalizationRegistry<{ engine: () => Engine; op: number; handle: number }>(({ engine, op, handle }) => {
-        engine().call(op, handle, "");
+    ? new FinalizationRegistry<{ engine: Engine; op: number; handle: number }>(({ engine, op, handle }) => {
+        engine.call(op, handle, "");
       })
     : undefined;
 
-/** What every planloop class shares: a handle to its state in a module. */
+/** What every planloop class shares: a handle to its state in a module (the module, kept
+ * here, is made before the first instance). */
 abstract class Instance {
   /** @internal */
   protected handle: number;
   /** @internal */
-  protected readonly engine: () => Engine;
+  protected readonly engine: Engine;
   /** @internal */
   private readonly freeOp: number;
 
   /** @internal */
-  protected constructor(engine: () => Engine, handle: number, freeOp: number) {
+  protected constructor(engine: Engine, handle: number, freeOp: number) {
     this.engine = engine;
     this.handle = handle;
     this.freeOp = freeOp;
@@ -154,13 +155,13 @@ abstract class Instance {
   free(): void {
     if (this.handle === 0) return;
     registry?.unregister(this);
-    this.engine().call(this.freeOp, this.handle, "");
+    this.engine.call(this.freeOp, this.handle, "");
     this.handle = 0;
   }
 
   /** @internal */
   protected call<T>(op: number, args: readonly unknown[]): T {
-    return call(this.engine(), op, this.handle, args);
+    return call(this.engine, op, this.handle, args);
   }
 }
 
@@ -168,19 +169,19 @@ abstract class Instance {
 export class PlannerState extends Instance {
   /** `options`: `{maxPlannerOnlyStreak?: number, plannerTools?: string[]}`. */
   constructor(options?: PlannerOptions) {
-    super(core, call<number>(core(), Op.PlannerNew, 0, [options]), Op.PlannerFree);
+    super(core(), call<number>(core(), Op.PlannerNew, 0, [options]), Op.PlannerFree);
   }
 
   /** Starts an iteration with the names of every tool the model called in it; the
    * verdict says whether its planner calls will be refused. */
   recordIteration(toolNames: string[]): IterationVerdict {
-    return fields(this.engine(), Op.PlannerRecordIteration, this.handle, [toolNames], readIterationVerdict);
+    return fields(this.engine, Op.PlannerRecordIteration, this.handle, [toolNames], readIterationVerdict);
   }
 
   /** Applies one `write_todos` call (an object or its raw JSON text) and returns the ack
    * to send back as the tool result. */
   applyWriteTodos(args: unknown, nowMs: number): PlannerAck {
-    const engine = this.engine();
+    const engine = this.engine;
     // A time that is not a finite number crosses with the arguments, for the core to
     // refuse as it refuses any argument.
     const crossing = typeof nowMs !== "number" || !Number.isFinite(nowMs) ? { ...encoded(Op.PlannerApplyChecked, [args, nowMs]), source: "" } : todosArgs(APPLY, args, nowMs);
@@ -200,7 +201,7 @@ export class PlannerState extends Instance {
 
   /** `{revision, todos, focus, note, updatedAt}`. */
   snapshot(): PlannerSnapshot {
-    return fields(this.engine(), Op.PlannerSnapshot, this.handle, [], readPlannerSnapshot);
+    return fields(this.engine, Op.PlannerSnapshot, this.handle, [], readPlannerSnapshot);
   }
 }
 
@@ -208,38 +209,38 @@ export class PlannerState extends Instance {
 export class ReasoningLog extends Instance {
   /** `options`: `{mode?: "rolling" | "full", size?: number}` (rolling, 4 by default). */
   constructor(options?: HistoryOptions) {
-    super(core, call<number>(core(), Op.LogNew, 0, [options]), Op.LogFree);
+    super(core(), call<number>(core(), Op.LogNew, 0, [options]), Op.LogFree);
   }
 
   /** `[Plan] 2/4 done · now: <id>`, from `planner.snapshot()`. */
   recordPlan(snapshot: PlannerSnapshot, iteration: number, nowMs: number): ReasoningEvent {
-    return fields(this.engine(), Op.LogRecordPlan, this.handle, [snapshot, iteration, nowMs], readReasoningEvent);
+    return fields(this.engine, Op.LogRecordPlan, this.handle, [snapshot, iteration, nowMs], readReasoningEvent);
   }
 
   /** `[Act] tool("primary argument")`; `args` is the call's arguments, as an object or
    * its JSON text. */
   recordAct(tool: string, args: unknown, iteration: number, nowMs: number): ReasoningEvent {
-    return fields(this.engine(), Op.LogRecordAct, this.handle, [tool, args, iteration, nowMs], readReasoningEvent);
+    return fields(this.engine, Op.LogRecordAct, this.handle, [tool, args, iteration, nowMs], readReasoningEvent);
   }
 
   /** `[Obs] tool ok: <first line>` or `[Obs] tool failed: <first line>`. */
   recordObs(tool: string, output: string, isError: boolean, iteration: number, nowMs: number): ReasoningEvent {
-    return fields(this.engine(), Op.LogRecordObs, this.handle, [tool, output, isError, iteration, nowMs], readReasoningEvent);
+    return fields(this.engine, Op.LogRecordObs, this.handle, [tool, output, isError, iteration, nowMs], readReasoningEvent);
   }
 
   /** `[Reflect] <first visible sentence>`, or `null` when the text has none. */
   recordReflection(text: string, iteration: number, nowMs: number, maxChars?: number): ReasoningEvent | null {
-    return fields(this.engine(), Op.LogRecordReflection, this.handle, [text, iteration, nowMs, maxChars], (r) => (r.flag() ? readReasoningEvent(r) : null));
+    return fields(this.engine, Op.LogRecordReflection, this.handle, [text, iteration, nowMs, maxChars], (r) => (r.flag() ? readReasoningEvent(r) : null));
   }
 
   /** The kept events, oldest first. */
   events(): ReasoningEvent[] {
-    return fields(this.engine(), Op.LogEvents, this.handle, [], (r) => r.list(readReasoningEvent));
+    return fields(this.engine, Op.LogEvents, this.handle, [], (r) => r.list(readReasoningEvent));
   }
 
   /** The kept events as tagged display lines, oldest first. */
   steps(): string[] {
-    return fields(this.engine(), Op.LogSteps, this.handle, [], (r) => r.strings());
+    return fields(this.engine, Op.LogSteps, this.handle, [], (r) => r.strings());
   }
 
   /** Forgets every event. */
@@ -252,7 +253,7 @@ export class ReasoningLog extends Instance {
 export class Session extends Instance {
   /** A session; every key of `config` is optional (see `SessionConfig`). */
   constructor(config?: SessionConfig) {
-    super(session, Session.made ?? call<number>(session(), Op.SessionNew, 0, [config]), Op.SessionFree);
+    super(session(), Session.made ?? call<number>(session(), Op.SessionNew, 0, [config]), Op.SessionFree);
   }
 
   /** @internal */
@@ -292,7 +293,7 @@ export class Session extends Instance {
    * host's (`base`, `components`, `features`, `values`); the session adds its language,
    * the current-plan block, the budget line and, when on, the continuation protocol. */
   systemPrompt(parts: PromptParts, nowMs: number): Composed {
-    return fields(this.engine(), Op.SessionSystemPrompt, this.handle, [parts, nowMs], readComposed);
+    return fields(this.engine, Op.SessionSystemPrompt, this.handle, [parts, nowMs], readComposed);
   }
 
   /** Starts a turn with a user message. A plan review waiting for this user and chat
@@ -319,13 +320,13 @@ export class Session extends Instance {
 
   /** Takes a model response and says what to do next. */
   handleModelResponse(response: ModelResponse, nowMs: number): Decision {
-    return fields(this.engine(), Op.SessionHandleModelResponse, this.handle, [response, nowMs], readRunTools);
+    return fields(this.engine, Op.SessionHandleModelResponse, this.handle, [response, nowMs], readRunTools);
   }
 
   /** Takes results of the calls the last `runTools` handed out; returns the tool
    * messages to append. */
   handleToolResults(results: ToolResult[], nowMs: number): ToolResultsOutcome {
-    return sent(this.engine(), toolResults(results, nowMs), this.handle, readToolResultsOutcome);
+    return sent(this.engine, toolResults(results, nowMs), this.handle, readToolResultsOutcome);
   }
 
   /** The events since the last call, oldest first. */
@@ -385,7 +386,7 @@ export class Session extends Instance {
  * app and save it (`toJSON`) when each message gets a fresh `Session`. */
 export class PlanReviewStore extends Instance {
   constructor() {
-    super(session, PlanReviewStore.made ?? call<number>(session(), Op.ReviewsNew, 0, []), Op.ReviewsFree);
+    super(session(), PlanReviewStore.made ?? call<number>(session(), Op.ReviewsNew, 0, []), Op.ReviewsFree);
   }
 
   /** @internal */

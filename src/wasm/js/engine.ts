@@ -12,7 +12,7 @@ import { TextDecoder, TextEncoder } from "./text.js";
 /** What a planloop module exports (see `src/wasm/mod.rs`). */
 export interface Exports {
   memory: WebAssembly.Memory;
-  pl_call(op: number, handle: number, len: number, number: number, ascii: number): number;
+  pl_call(op: number, handle: number, len: number, nowMs: number, ascii: number): number;
   pl_input(capacity: number): number;
   pl_header(): number;
   /** The session module's only: the JS value the last call built. */
@@ -63,28 +63,30 @@ export class Engine {
     return "head" in crossing ? this.callSplit(crossing.op, handle, crossing.head, crossing.texts, crossing.lengths) : this.call(crossing.op, handle, crossing.text, crossing.time);
   }
 
-  /** Runs `op` with `text` in the input buffer; the status says what to read. */
-  call(op: number, handle: number, text: string, number = 0): number {
+  /** Runs `op` with `text` in the input buffer (at `nowMs`, for arguments that are raw
+   * JSON text); the status says what to read. */
+  call(op: number, handle: number, text: string, nowMs = 0): number {
     // UTF-8 takes at most three bytes per UTF-16 unit.
     if (text.length * 3 > this.input.length || this.bytes.byteLength === 0) this.grow(text.length * 3);
     const { written } = encoder.encodeInto(text, this.input);
     // As many bytes as UTF-16 units: the text is ASCII, and offsets need no conversion.
-    return this.exports.pl_call(op, handle, written, number, written === text.length ? 1 : 0) >>> 0;
+    return this.exports.pl_call(op, handle, written, nowMs, written === text.length ? 1 : 0) >>> 0;
   }
 
-  /** Runs `op` with `lengths`, `head` and then `body` in the input buffer: the lengths
-   * as 32-bit words (a count, then each), the texts as UTF-8; the module is told where
-   * the head ends, in bytes (raw texts, `src/wasm/raw.rs`). */
-  callSplit(op: number, handle: number, head: string, body: string, lengths: readonly number[] = []): number {
-    const words = 4 * (lengths.length + 1);
+  /** Runs `op` with `head`, then `body` raw, in the input buffer (`src/wasm/raw.rs`):
+   * first, as 32-bit words, the head's length in bytes, the count of `lengths` and each;
+   * then the texts as UTF-8. */
+  callSplit(op: number, handle: number, head: string, body: string, lengths: readonly number[]): number {
+    const words = 4 * (lengths.length + 2);
     const units = head.length + body.length;
     if (words + units * 3 > this.input.length || this.bytes.byteLength === 0) this.grow(words + units * 3);
     const input = this.input;
-    putWord(input, 0, lengths.length);
-    putWords(input, 4, lengths);
+    putWord(input, 4, lengths.length);
+    putWords(input, 8, lengths);
     const first = words + encoder.encodeInto(head, input.subarray(words)).written;
+    putWord(input, 0, first - words);
     const written = first + encoder.encodeInto(body, input.subarray(first)).written;
-    return this.exports.pl_call(op, handle, written, first, written - words === units ? 1 : 0) >>> 0;
+    return this.exports.pl_call(op, handle, written, 0, written - words === units ? 1 : 0) >>> 0;
   }
 
   /** The result of the last call: JSON parsed, the value built, `undefined`, a number, or
