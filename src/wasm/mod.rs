@@ -21,7 +21,7 @@ mod args;
 #[cfg(feature = "session")]
 mod compose;
 #[cfg(feature = "core")]
-mod core;
+mod primitives;
 // (One file for both modules: each leaves the other's writers unused.)
 #[cfg_attr(not(all(feature = "core", feature = "session")), allow(dead_code))]
 mod field_writers;
@@ -94,7 +94,7 @@ pub(crate) struct Input<'a> {
 fn dispatch(op: Op, handle: u32, input: Input<'_>, now_ms: f64) -> Result<Status, Error> {
     let _ = (handle, input, now_ms);
     #[cfg(feature = "core")]
-    if let Some(result) = core::call(op, handle, input, now_ms) {
+    if let Some(result) = primitives::call(op, handle, input, now_ms) {
         return result;
     }
     #[cfg(feature = "session")]

@@ -1,11 +1,11 @@
 // The results of `write_todos` validation and of applying it, as the core writes them
-// (src/wasm/core.rs): valid arguments come back as the places of their strings in the
+// (src/wasm/primitives.rs): valid arguments come back as the places of their strings in the
 // caller's own string (`crossing.ts` says which string), the rest as fields for a `Reader`.
 import type { PlannerAck, WriteTodos } from "../types";
 import { TODO_STATUS, readTodo } from "./boundary.js";
 import type { Reader } from "./engine.js";
 
-/** A string the core found in `source` (see `push_span` in src/wasm/core.rs): its flag
+/** A string the core found in `source` (see `Spans` in src/wasm/primitives.rs): its flag
  * (0 none, 1 plain, 2 holding escapes), then its start and end between the quotes.
  * Sliced, or decoded when it holds escapes; `null` for none. */
 export function found(r: Reader, source: string): string | null {
@@ -19,7 +19,7 @@ export function found(r: Reader, source: string): string | null {
 const OPTIONAL = ["focus", "note"] as const;
 
 /** `write_todos` arguments the core found valid, built from the places of their strings
- * in `source` (see `write_found` in src/wasm/core.rs). */
+ * in `source` (see `write_found` in src/wasm/primitives.rs). */
 export function foundArgs(r: Reader, source: string): WriteTodos {
   const count = r.number();
   const data: WriteTodos = { todos: new Array<WriteTodos["todos"][number]>(count) };
@@ -34,7 +34,7 @@ export function foundArgs(r: Reader, source: string): WriteTodos {
   return data;
 }
 
-/** Valid arguments the core read on its full path (see `write_data` in src/wasm/core.rs). */
+/** Valid arguments the core read on its full path (see `write_data` in src/wasm/primitives.rs). */
 export function readArgs(reader: Reader): WriteTodos {
   const data: WriteTodos = { todos: reader.list(readTodo) };
   for (const key of OPTIONAL) {
@@ -45,7 +45,7 @@ export function readArgs(reader: Reader): WriteTodos {
   return data;
 }
 
-/** An ack the core made on its full path (see `ack` in src/wasm/core.rs). */
+/** An ack the core made on its full path (see `ack` in src/wasm/primitives.rs). */
 export function readAck(reader: Reader): PlannerAck {
   if (reader.flag()) return { ok: true, revision: reader.number(), todoCount: reader.number(), inProgress: reader.optionalString() };
   return { ok: false, error: reader.string() as "planner_overuse_execute_next_step", message: reader.string() };
