@@ -14,6 +14,7 @@
 //!
 //! Two modules are built from this crate: the primitives (feature `core`) and the
 //! session engine (feature `session`); a page that only validates loads only the first.
+//! `src/wasm/README.md` draws the path of a call through these files.
 
 #[cfg(any(test, all(target_family = "wasm", not(target_feature = "atomics"))))]
 mod alloc;
