@@ -217,25 +217,24 @@ ops! {
 pub enum Status {
     /// The text output is JSON.
     Json = 0,
-    /// The text output is a PlanloopError as JSON: `{code, message, data}`.
+    /// A PlanloopError, as fields: its code, its message, then `data`'s (see `write_error`).
     Error = 1,
     /// Nothing to read (`undefined`).
     Nothing = 2,
     /// The number output holds one number (a handle, a count).
     Number = 3,
-    /// Valid `write_todos` arguments: the number output says where their strings are
-    /// (see `core::write_found`); for arguments read as an object, nothing (the JS
-    /// layer has them).
+    /// Valid `write_todos` arguments: the number output says where their strings are in
+    /// the text the JS layer sent (see `primitives::write_found`).
     Found = 4,
-    /// An accepted `write_todos` call: the number output holds the ack and where the
-    /// id of the todo in progress is (for arguments read as an object, which todo).
+    /// An accepted `write_todos` call: the number output holds the ack and where the id
+    /// of the todo in progress is in the text the JS layer sent.
     Accepted = 5,
     /// Invalid `write_todos` arguments: zod's issues, as `wasm::issues` writes them.
     Issues = 6,
     /// A `write_todos` call refused for its arguments: the ack's message, then its issues.
     Rejected = 7,
-    /// A structured result, as `wasm::out` writes them; the call's reader in the JS
-    /// layer knows its shape.
+    /// A structured result, as `io::Out` writes them; the call's reader in the JS layer
+    /// knows its shape.
     Fields = 8,
     /// A JS value the module built (`pl_value` hands it over): a typed result, as
     /// `src/wasm/to_js.rs` builds it.
