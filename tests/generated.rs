@@ -94,7 +94,8 @@ fn the_boundary_is_current() {
     f.add::<capsule::ContextCapsule>();
     f.add_renamed::<capsule::Artifact>(&[("type", "kind"), ("ref", "reference")]);
     check_or_bless("src/wasm/field_writers.rs", &f.rust());
-    check_or_bless("src/wasm/js/boundary.ts", &f.ts(&js_tables()));
+    let (declared, types) = js_arguments();
+    check_or_bless("src/wasm/js/boundary.ts", &f.ts(&format!("{}{declared}", js_tables()), &types));
 }
 
 #[test]
@@ -333,6 +334,30 @@ fn object_type(map: &Map<String, Value>, indent: &str) -> String {
     out.push_str(indent);
     out.push('}');
     out
+}
+
+/// Each declared operation's arguments (`src/wasm/arguments.rs`) as a TypeScript function
+/// that puts them in their order, typed as the JS API takes them: the operation, and the
+/// arguments to encode; and the API types they name.
+fn js_arguments() -> (String, Vec<String>) {
+    use planloop::wasm::arguments::ALL;
+    let mut out = String::from(
+        "\n/** Each declared operation's arguments in their order (see src/wasm/arguments.rs). */\nexport const declared = {\n",
+    );
+    for (op, arguments) in ALL {
+        let params: Vec<String> = arguments.iter().map(|(name, ts)| format!("{name}: {ts}")).collect();
+        let names: Vec<&str> = arguments.iter().map(|(name, _)| *name).collect();
+        out.push_str(&format!("  {op}: ({}): Declared => [Op.{op}, [{}]],\n", params.join(", "), names.join(", ")));
+    }
+    out.push_str("} as const;\n\n/** An operation, and its arguments in their order. */\nexport type Declared = readonly [op: number, args: readonly unknown[]];\n");
+    let named = |ts: &&str| {
+        ts.split(" | ")
+            .filter(|t| t.starts_with(|c: char| c.is_ascii_uppercase()))
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    let types = ALL.iter().flat_map(|(_, arguments)| arguments.iter().flat_map(|(_, ts)| named(ts))).collect();
+    (out, types)
 }
 
 /// The JS layer's tables, from the Rust ones: the operations it calls by number, what a

@@ -19,6 +19,9 @@
 #[cfg(any(test, all(target_family = "wasm", not(target_feature = "atomics"))))]
 mod alloc;
 mod args;
+// (Each module leaves the other's declared arguments unused.)
+#[cfg_attr(not(all(feature = "core", feature = "session")), allow(dead_code))]
+pub mod arguments;
 #[cfg(feature = "session")]
 mod compose;
 #[cfg(feature = "core")]

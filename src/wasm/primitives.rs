@@ -4,7 +4,7 @@
 
 use std::cell::RefCell;
 
-use super::args::Args;
+use super::arguments;
 use super::field_writers::WriteFields;
 use super::io::Out;
 use super::io::{fields, json_text, number, set_numbers, write};
@@ -13,14 +13,13 @@ use super::Input;
 use super::{Op, Status};
 use crate::error::Result;
 use crate::json::value::Value;
-use crate::plan::planner::{self, AckError, Applied, PlannerAck, PlannerSnapshot, PlannerState};
+use crate::plan::planner::{self, AckError, Applied, PlannerAck, PlannerState};
 use crate::plan::todos::{self, Todo, TodoStatus, ToolArgs, WriteTodosValidation};
 use crate::plan::todos::{WRITE_TODOS_DESCRIPTION, WRITE_TODOS_SCHEMA};
 use crate::sort::sort_by;
-use crate::text::reflection::{extract_reflection, DEFAULT_MAX_CHARS};
+use crate::text::reflection::extract_reflection;
 use crate::trail::capsule::ContextCapsule;
 use crate::trail::reasoning::ReasoningLog;
-use crate::validate::compiled;
 use crate::validate::write_todos::{self, Field, Found, Mistake, Outcome, Span, STATUSES};
 use crate::wasm::HOST;
 
@@ -43,26 +42,21 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, now_ms: f64) -> Option<Result
             out.string(WRITE_TODOS_DESCRIPTION.trim_end());
             out.string(WRITE_TODOS_SCHEMA);
         }),
-        Op::ExtractReflection => Args::parse(input, HOST).and_then(|a| {
-            let text = a.string(0, "text")?;
-            let max_chars = a.whole_or(1, "maxChars", 1, 100_000, DEFAULT_MAX_CHARS as u32)?;
-            fields(|out| out.optional_string(extract_reflection(&text, max_chars as usize).as_deref()))
+        Op::ExtractReflection => arguments::ExtractReflection::read(input).and_then(|a| {
+            fields(|out| out.optional_string(extract_reflection(&a.text, a.max_chars as usize).as_deref()))
         }),
-        Op::ContextCapsule => Args::parse(input, HOST).and_then(|a| {
-            let capsule = ContextCapsule::new(a.object(0, "input", &compiled::CONTEXT_CAPSULE_INPUT)?);
+        Op::ContextCapsule => arguments::ContextCapsule::read(input).and_then(|a| {
+            let capsule = ContextCapsule::new(a.input);
             fields(|out| capsule.write(out))
         }),
-        Op::PlannerNew => Args::parse(input, HOST).and_then(|a| {
-            let planner = PlannerState::new(a.options(0, "options", &compiled::PLANNER_OPTIONS)?);
-            number(slab::insert(&PLANNERS, planner)?)
-        }),
+        Op::PlannerNew => arguments::PlannerNew::read(input)
+            .and_then(|a| number(slab::insert(&PLANNERS, PlannerState::new(a.options))?)),
         Op::PlannerFree => {
             slab::remove(&PLANNERS, handle);
             Ok(Status::Nothing)
         }
         Op::PlannerRecordIteration => slab::with(&PLANNERS, handle, |planner| {
-            let names = Args::parse(input, HOST)?.names(0, "toolNames", 1024)?;
-            let verdict = planner.record_iteration(&names);
+            let verdict = planner.record_iteration(&arguments::PlannerRecordIteration::read(input)?.tool_names);
             fields(|out| verdict.write(out))
         }),
         Op::PlannerApplyText => slab::with(&PLANNERS, handle, |planner| apply(planner, given, false, now_ms)),
@@ -73,50 +67,39 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, now_ms: f64) -> Option<Result
         // A time that is not a finite number: checked here, so that the error is the
         // same as for any other argument.
         Op::PlannerApplyChecked => slab::with(&PLANNERS, handle, |planner| {
-            let a = Args::parse(input, HOST)?;
-            let now_ms = a.time(1, "nowMs")?;
-            let args = match a.get(0) {
-                crate::json::value::Value::String(text) => ToolArgs::Text(text.as_bytes()),
+            let a = arguments::PlannerApplyChecked::read(input)?;
+            let args = match &a.args {
+                Value::String(text) => ToolArgs::Text(text.as_bytes()),
                 value => ToolArgs::Value(value),
             };
-            ack(planner.apply_write_todos(args, now_ms, HOST)?)
+            ack(planner.apply_write_todos(args, a.now_ms, HOST)?)
         }),
         Op::PlannerSnapshot => slab::with(&PLANNERS, handle, |planner| fields(|out| planner.snapshot().write(out))),
-        Op::LogNew => Args::parse(input, HOST).and_then(|a| {
-            let log = ReasoningLog::new(a.options(0, "options", &compiled::HISTORY_OPTIONS)?);
-            number(slab::insert(&LOGS, log)?)
-        }),
+        Op::LogNew => {
+            arguments::LogNew::read(input).and_then(|a| number(slab::insert(&LOGS, ReasoningLog::new(a.options))?))
+        }
         Op::LogFree => {
             slab::remove(&LOGS, handle);
             Ok(Status::Nothing)
         }
         Op::LogRecordPlan => slab::with(&LOGS, handle, |log| {
-            let a = Args::parse(input, HOST)?;
-            let snapshot: PlannerSnapshot = a.object(0, "snapshot", &compiled::PLANNER_SNAPSHOT)?;
-            let (iteration, now_ms) = (a.whole(1, "iteration", 0, u32::MAX)?, a.time(2, "nowMs")?);
-            let event = log.record_plan(&snapshot.todos, iteration, now_ms);
+            let a = arguments::LogRecordPlan::read(input)?;
+            let event = log.record_plan(&a.snapshot.todos, a.iteration, a.now_ms);
             fields(|out| event.write(out))
         }),
         Op::LogRecordAct => slab::with(&LOGS, handle, |log| {
-            let a = Args::parse(input, HOST)?;
-            let tool = a.string(0, "tool")?;
-            let (iteration, now_ms) = (a.whole(2, "iteration", 0, u32::MAX)?, a.time(3, "nowMs")?);
-            let event = log.record_act(&tool, &a.get(1), iteration, now_ms, HOST)?;
+            let a = arguments::LogRecordAct::read(input)?;
+            let event = log.record_act(&a.tool, &&a.args, a.iteration, a.now_ms, HOST)?;
             fields(|out| event.write(out))
         }),
         Op::LogRecordObs => slab::with(&LOGS, handle, |log| {
-            let a = Args::parse(input, HOST)?;
-            let (tool, output, is_error) = (a.string(0, "tool")?, a.string(1, "output")?, a.boolean(2, "isError")?);
-            let (iteration, now_ms) = (a.whole(3, "iteration", 0, u32::MAX)?, a.time(4, "nowMs")?);
-            let event = log.record_obs(&tool, &output, is_error, iteration, now_ms);
+            let a = arguments::LogRecordObs::read(input)?;
+            let event = log.record_obs(&a.tool, &a.output, a.is_error, a.iteration, a.now_ms);
             fields(|out| event.write(out))
         }),
         Op::LogRecordReflection => slab::with(&LOGS, handle, |log| {
-            let a = Args::parse(input, HOST)?;
-            let text = a.string(0, "text")?;
-            let (iteration, now_ms) = (a.whole(1, "iteration", 0, u32::MAX)?, a.time(2, "nowMs")?);
-            let max_chars = a.whole_or(3, "maxChars", 1, 100_000, DEFAULT_MAX_CHARS as u32)?;
-            let event = log.record_reflection(&text, max_chars as usize, iteration, now_ms);
+            let a = arguments::LogRecordReflection::read(input)?;
+            let event = log.record_reflection(&a.text, a.max_chars as usize, a.iteration, a.now_ms);
             fields(|out| {
                 out.flag(event.is_some());
                 if let Some(event) = event {

@@ -8,7 +8,7 @@ use super::args::Args;
 use super::field_writers::{self, WriteFields};
 use super::io::{fields, json, json_text, number, value};
 use super::slab::{self, Slab};
-use super::{compose, raw, Input};
+use super::{arguments, compose, raw, Input};
 use super::{Op, Status};
 use crate::error::Result;
 use crate::json::from_value::{from_value, FromValue};
@@ -21,7 +21,7 @@ use crate::json::decimals::Decimals;
 use crate::json::{Decoded, Parser};
 use crate::session::exchange::{Decision, ModelResponse, ToolCallInput, ToolResult};
 use crate::session::exchange::{MAX_TOOL_CALLS, NAME_MAX, STDERR_MAX, TEXT_MAX};
-use crate::session::review::{PlanReview, PlanReviewStore};
+use crate::session::review::PlanReviewStore;
 use crate::session::Session;
 use crate::validate::schema::{ANY_MAX_DEPTH, ANY_MAX_NODES};
 use crate::wasm::HOST;
@@ -41,14 +41,12 @@ thread_local! {
 /// KB gzip, which takes the module past its 176 KB budget.
 pub fn call(op: Op, handle: u32, given: Input<'_>) -> Option<Result<Status>> {
     let input = given.bytes;
-    let with = |work: &dyn Fn(&mut Session, Args<'_>) -> Result<Status>| {
-        slab::with(&SESSIONS, handle, |session| work(session, Args::parse(input, HOST)?))
-    };
+    let with = |work: &dyn Fn(&mut Session) -> Result<Status>| slab::with(&SESSIONS, handle, work);
     Some(match op {
         Op::ComposePrompt => compose::encoded(input),
         Op::ComposeTexts => compose::raw(given),
-        Op::SessionNew => Args::parse(input, HOST).and_then(|a| {
-            let config: crate::session::config::SessionConfig = a.options(0, "config", &compiled::SESSION_CONFIG)?;
+        Op::SessionNew => arguments::SessionNew::read(input).and_then(|a| {
+            let config = a.config;
             config.check("config")?;
             let session = Session::with_decimals(config, HOST);
             number(slab::insert(&SESSIONS, session)?)
@@ -57,31 +55,31 @@ pub fn call(op: Op, handle: u32, given: Input<'_>) -> Option<Result<Status>> {
             slab::remove(&SESSIONS, handle);
             Ok(Status::Nothing)
         }
-        Op::SessionRestore => Args::parse(input, HOST).and_then(|a| {
+        Op::SessionRestore => arguments::SessionRestore::read(input).and_then(|a| {
             // The object `snapshot()` returned, or its JSON text.
-            let session = match a.value(0)? {
+            let session = match &a.snapshot {
                 Value::String(text) => Session::restore_json_with_decimals(text, HOST)?,
                 value => Session::restore_with_decimals(value, HOST)?,
             };
             number(slab::insert(&SESSIONS, session)?)
         }),
-        Op::SessionSnapshot => with(&|s, _| json_text(s.snapshot_json()?.as_bytes())),
-        Op::SessionStepPlan => with(&|s, _| value(&s.step_plan())),
-        Op::SessionSystemPrompt => with(&|s, a| {
-            let (parts, now_ms) = (a.options(0, "parts", &compiled::PROMPT_PARTS)?, a.time(1, "nowMs")?);
-            let composed = s.system_prompt(parts, now_ms)?;
+        Op::SessionSnapshot => with(&|s| json_text(s.snapshot_json()?.as_bytes())),
+        Op::SessionStepPlan => with(&|s| value(&s.step_plan())),
+        Op::SessionSystemPrompt => with(&|s| {
+            let a = arguments::SessionSystemPrompt::read(input)?;
+            let composed = s.system_prompt(a.parts, a.now_ms)?;
             compose::composed_fields(&composed.components, &composed.unresolved, &composed.prompt)
         }),
-        Op::SessionBeginTurn => with(&|s, a| value(&s.begin_turn(a.object(0, "input", &compiled::BEGIN_TURN)?)?)),
-        Op::SessionApprove => with(&|s, a| {
-            let (action_id, now_ms) = (a.string(0, "actionId")?, a.time(2, "nowMs")?);
-            json(&s.approve(&action_id, a.options(1, "options", &compiled::APPROVE_OPTIONS)?, now_ms)?)
+        Op::SessionBeginTurn => with(&|s| value(&s.begin_turn(arguments::SessionBeginTurn::read(input)?.input)?)),
+        Op::SessionApprove => with(&|s| {
+            let a = arguments::SessionApprove::read(input)?;
+            json(&s.approve(&a.action_id, a.options, a.now_ms)?)
         }),
-        Op::SessionReject => with(&|s, a| {
-            let (action_id, now_ms) = (a.string(0, "actionId")?, a.time(2, "nowMs")?);
-            json(&s.reject(&action_id, a.options(1, "options", &compiled::REJECT_OPTIONS)?, now_ms)?)
+        Op::SessionReject => with(&|s| {
+            let a = arguments::SessionReject::read(input)?;
+            json(&s.reject(&a.action_id, a.options, a.now_ms)?)
         }),
-        Op::SessionProposals => with(&|s, _| json(&s.proposals())),
+        Op::SessionProposals => with(&|s| json(&s.proposals())),
         Op::SessionHandleModelResponse => slab::with(&SESSIONS, handle, |s| {
             let (response, now_ms) = value_and_time(input, model_response, "response", &compiled::MODEL_RESPONSE)?;
             match s.handle_model_response(response, now_ms)? {
@@ -99,36 +97,33 @@ pub fn call(op: Op, handle: u32, given: Input<'_>) -> Option<Result<Status>> {
             let outcome = s.handle_tool_results(results, now_ms)?;
             fields(|out| outcome.write(out))
         }),
-        Op::SessionDrainEvents => with(&|s, _| json(&s.drain_events())),
-        Op::SessionTodos => with(&|s, _| value(s.todos())),
-        Op::SessionPlan => with(&|s, _| value(&s.plan())),
-        Op::SessionProgress => with(&|s, _| value(&s.progress())),
-        Op::SessionCapsule => with(&|s, _| value(&s.capsule())),
-        Op::SessionSteps => with(&|s, _| value(&s.steps())),
-        Op::SessionReasoning => with(&|s, _| value(&s.reasoning().collect::<Vec<_>>())),
-        Op::SessionToolDefinitions => {
-            with(&|s, _| json(&tools::session_tool_definitions(&s.answered_dialects(), HOST)?))
+        Op::SessionDrainEvents => with(&|s| json(&s.drain_events())),
+        Op::SessionTodos => with(&|s| value(s.todos())),
+        Op::SessionPlan => with(&|s| value(&s.plan())),
+        Op::SessionProgress => with(&|s| value(&s.progress())),
+        Op::SessionCapsule => with(&|s| value(&s.capsule())),
+        Op::SessionSteps => with(&|s| value(&s.steps())),
+        Op::SessionReasoning => with(&|s| value(&s.reasoning().collect::<Vec<_>>())),
+        Op::SessionToolDefinitions => with(&|s| json(&tools::session_tool_definitions(&s.answered_dialects(), HOST)?)),
+        Op::SessionMayHold => {
+            with(&|s| json(&s.config().tools.may_hold(&arguments::SessionMayHold::read(input)?.tool)))
         }
-        Op::SessionMayHold => with(&|s, a| json(&s.config().tools.may_hold(&a.string(0, "tool")?))),
-        Op::SessionNextCall => with(&|s, a| value(&s.next_call(a.time(0, "nowMs")?))),
+        Op::SessionNextCall => with(&|s| value(&s.next_call(arguments::SessionNextCall::read(input)?.now_ms))),
         Op::ReviewsNew => number(slab::insert(&REVIEWS, PlanReviewStore::default()).unwrap_or(0)),
         Op::ReviewsFree => {
             slab::remove(&REVIEWS, handle);
             Ok(Status::Nothing)
         }
-        Op::ReviewsFromJson => Args::parse(input, HOST).and_then(|a| {
-            let store: PlanReviewStore = a.object(0, "data", &compiled::PLAN_REVIEW_STORE)?;
-            number(slab::insert(&REVIEWS, store)?)
-        }),
+        Op::ReviewsFromJson => {
+            arguments::ReviewsFromJson::read(input).and_then(|a| number(slab::insert(&REVIEWS, a.data)?))
+        }
         Op::ReviewsPut => slab::with(&REVIEWS, handle, |store| {
-            let review: PlanReview = Args::parse(input, HOST)?.object(0, "review", &compiled::PLAN_REVIEW)?;
-            store.put(review);
+            store.put(arguments::ReviewsPut::read(input)?.review);
             Ok(Status::Nothing)
         }),
         Op::ReviewsTake => slab::with(&REVIEWS, handle, |store| {
-            let a = Args::parse(input, HOST)?;
-            let (user_id, chat_id) = (a.string_or_absent(0, "userId")?, a.string_or_absent(1, "chatId")?);
-            value(&store.take(user_id.as_deref(), chat_id.as_deref(), a.time(2, "nowMs")?))
+            let a = arguments::ReviewsTake::read(input)?;
+            value(&store.take(a.user_id.as_deref(), a.chat_id.as_deref(), a.now_ms))
         }),
         Op::ReviewsSize => slab::with(&REVIEWS, handle, |store| number(store.len() as u32)),
         Op::ReviewsToJson => slab::with(&REVIEWS, handle, |store| value(store)),

@@ -172,13 +172,16 @@ impl Fields {
         }
     }
 
-    /// The TypeScript side: `tables` (the JS layer's other generated tables), then the readers.
-    pub fn ts(&self, tables: &str) -> String {
+    /// The TypeScript side: `tables` (the JS layer's other generated tables, which name
+    /// the API's `types`), then the readers.
+    pub fn ts(&self, tables: &str, types: &[String]) -> String {
         let mut names: Vec<&str> = self.structs.keys().map(String::as_str).collect();
         if !self.variants.is_empty() {
             names.push("Decision");
         }
+        names.extend(types.iter().map(String::as_str));
         names.sort_unstable();
+        names.dedup();
         let mut out = format!(
             "// The JS layer's side of the boundary, generated from the Rust side by\n\
              // tests/generated.rs. Do not edit. Its tables, then the readers of the results that\n\

@@ -43,15 +43,15 @@ import { found, foundArgs, readAck, readArgs } from "./primitives.js";
 import { Thrown } from "./encode.js";
 import type { Engine, Reader } from "./engine.js";
 import { core, session } from "./modules.js";
-import { Op, Status, readContextCapsule, readIterationVerdict, readPlannerSnapshot, readReasoningEvent, readRunTools, readToolResultsOutcome } from "./boundary.js";
+import { type Declared, Op, Status, declared, readContextCapsule, readIterationVerdict, readPlannerSnapshot, readReasoningEvent, readRunTools, readToolResultsOutcome } from "./boundary.js";
 
 /** Calls `op` with `args` (encoded as JS values) and reads the result. */
-function call<T>(engine: Engine, op: number, handle: number, args: readonly unknown[]): T {
+function call<T>(engine: Engine, [op, args]: Declared, handle = 0): T {
   return engine.result(engine.send(encoded(op, args), handle)) as T;
 }
 
 /** Calls `op` with `args` and builds its structured result with `read`. */
-function fields<T>(engine: Engine, op: number, handle: number, args: readonly unknown[], read: (reader: Reader) => T): T {
+function fields<T>(engine: Engine, [op, args]: Declared, handle: number, read: (reader: Reader) => T): T {
   return sent(engine, encoded(op, args), handle, read);
 }
 
@@ -84,12 +84,12 @@ export function validateWriteTodos(args: unknown): WriteTodosValidation {
 
 /** The JSON Schema of `write_todos` arguments (draft 2020-12). */
 export function writeTodosJsonSchema(): JsonSchema {
-  return call(core(), Op.WriteTodosJsonSchema, 0, []);
+  return call(core(), [Op.WriteTodosJsonSchema, []]);
 }
 
 /** The planner tools planloop answers itself, as `{name, description, parameters}`. */
 export function toolDefinitions(): ToolDefinition[] {
-  return fields(core(), Op.ToolDefinitions, 0, [], (r) => {
+  return fields(core(), [Op.ToolDefinitions, []], 0, (r) => {
     const name = r.string();
     const description = r.string();
     // Tool APIs take the schema of the arguments, without its document keywords.
@@ -102,12 +102,12 @@ export function toolDefinitions(): ToolDefinition[] {
  * `null` when the text has none. Hidden reasoning (`<think>…</think>` and the like) is
  * never returned. */
 export function extractReflection(text: string, maxChars?: number): string | null {
-  return fields(core(), Op.ExtractReflection, 0, [text, maxChars], (r) => r.optionalString());
+  return fields(core(), declared.ExtractReflection(text, maxChars), 0, (r) => r.optionalString());
 }
 
 /** Builds a `ContextCapsule`, cutting every list and string to its cap. */
 export function contextCapsule(input: ContextCapsuleInput): ContextCapsule {
-  return fields(core(), Op.ContextCapsule, 0, [input], readContextCapsule);
+  return fields(core(), declared.ContextCapsule(input), 0, readContextCapsule);
 }
 
 /** Composes a system prompt: the agent's own prompt, then planloop's parts and the
@@ -160,8 +160,8 @@ abstract class Instance {
   }
 
   /** @internal */
-  protected call<T>(op: number, args: readonly unknown[]): T {
-    return call(this.engine, op, this.handle, args);
+  protected call<T>(declared: Declared): T {
+    return call(this.engine, declared, this.handle);
   }
 }
 
@@ -169,13 +169,13 @@ abstract class Instance {
 export class PlannerState extends Instance {
   /** `options`: `{maxPlannerOnlyStreak?: number, plannerTools?: string[]}`. */
   constructor(options?: PlannerOptions) {
-    super(core(), call<number>(core(), Op.PlannerNew, 0, [options]), Op.PlannerFree);
+    super(core(), call<number>(core(), declared.PlannerNew(options)), Op.PlannerFree);
   }
 
   /** Starts an iteration with the names of every tool the model called in it; the
    * verdict says whether its planner calls will be refused. */
   recordIteration(toolNames: string[]): IterationVerdict {
-    return fields(this.engine, Op.PlannerRecordIteration, this.handle, [toolNames], readIterationVerdict);
+    return fields(this.engine, declared.PlannerRecordIteration(toolNames), this.handle, readIterationVerdict);
   }
 
   /** Applies one `write_todos` call (an object or its raw JSON text) and returns the ack
@@ -184,7 +184,7 @@ export class PlannerState extends Instance {
     const engine = this.engine;
     // A time that is not a finite number crosses with the arguments, for the core to
     // refuse as it refuses any argument.
-    const crossing = typeof nowMs !== "number" || !Number.isFinite(nowMs) ? { ...encoded(Op.PlannerApplyChecked, [args, nowMs]), source: "" } : todosArgs(APPLY, args, nowMs);
+    const crossing = typeof nowMs !== "number" || !Number.isFinite(nowMs) ? { ...encoded(...declared.PlannerApplyChecked(args, nowMs)), source: "" } : todosArgs(APPLY, args, nowMs);
     const status = engine.send(crossing, this.handle);
     const source = crossing.source;
     if (status === Status.Rejected) {
@@ -201,7 +201,7 @@ export class PlannerState extends Instance {
 
   /** `{revision, todos, focus, note, updatedAt}`. */
   snapshot(): PlannerSnapshot {
-    return fields(this.engine, Op.PlannerSnapshot, this.handle, [], readPlannerSnapshot);
+    return fields(this.engine, [Op.PlannerSnapshot, []], this.handle, readPlannerSnapshot);
   }
 }
 
@@ -209,43 +209,43 @@ export class PlannerState extends Instance {
 export class ReasoningLog extends Instance {
   /** `options`: `{mode?: "rolling" | "full", size?: number}` (rolling, 4 by default). */
   constructor(options?: HistoryOptions) {
-    super(core(), call<number>(core(), Op.LogNew, 0, [options]), Op.LogFree);
+    super(core(), call<number>(core(), declared.LogNew(options)), Op.LogFree);
   }
 
   /** `[Plan] 2/4 done · now: <id>`, from `planner.snapshot()`. */
   recordPlan(snapshot: PlannerSnapshot, iteration: number, nowMs: number): ReasoningEvent {
-    return fields(this.engine, Op.LogRecordPlan, this.handle, [snapshot, iteration, nowMs], readReasoningEvent);
+    return fields(this.engine, declared.LogRecordPlan(snapshot, iteration, nowMs), this.handle, readReasoningEvent);
   }
 
   /** `[Act] tool("primary argument")`; `args` is the call's arguments, as an object or
    * its JSON text. */
   recordAct(tool: string, args: unknown, iteration: number, nowMs: number): ReasoningEvent {
-    return fields(this.engine, Op.LogRecordAct, this.handle, [tool, args, iteration, nowMs], readReasoningEvent);
+    return fields(this.engine, declared.LogRecordAct(tool, args, iteration, nowMs), this.handle, readReasoningEvent);
   }
 
   /** `[Obs] tool ok: <first line>` or `[Obs] tool failed: <first line>`. */
   recordObs(tool: string, output: string, isError: boolean, iteration: number, nowMs: number): ReasoningEvent {
-    return fields(this.engine, Op.LogRecordObs, this.handle, [tool, output, isError, iteration, nowMs], readReasoningEvent);
+    return fields(this.engine, declared.LogRecordObs(tool, output, isError, iteration, nowMs), this.handle, readReasoningEvent);
   }
 
   /** `[Reflect] <first visible sentence>`, or `null` when the text has none. */
   recordReflection(text: string, iteration: number, nowMs: number, maxChars?: number): ReasoningEvent | null {
-    return fields(this.engine, Op.LogRecordReflection, this.handle, [text, iteration, nowMs, maxChars], (r) => (r.flag() ? readReasoningEvent(r) : null));
+    return fields(this.engine, declared.LogRecordReflection(text, iteration, nowMs, maxChars), this.handle, (r) => (r.flag() ? readReasoningEvent(r) : null));
   }
 
   /** The kept events, oldest first. */
   events(): ReasoningEvent[] {
-    return fields(this.engine, Op.LogEvents, this.handle, [], (r) => r.list(readReasoningEvent));
+    return fields(this.engine, [Op.LogEvents, []], this.handle, (r) => r.list(readReasoningEvent));
   }
 
   /** The kept events as tagged display lines, oldest first. */
   steps(): string[] {
-    return fields(this.engine, Op.LogSteps, this.handle, [], (r) => r.strings());
+    return fields(this.engine, [Op.LogSteps, []], this.handle, (r) => r.strings());
   }
 
   /** Forgets every event. */
   clear(): void {
-    this.call(Op.LogClear, []);
+    this.call([Op.LogClear, []]);
   }
 }
 
@@ -253,7 +253,7 @@ export class ReasoningLog extends Instance {
 export class Session extends Instance {
   /** A session; every key of `config` is optional (see `SessionConfig`). */
   constructor(config?: SessionConfig) {
-    super(session(), Session.made ?? call<number>(session(), Op.SessionNew, 0, [config]), Op.SessionFree);
+    super(session(), Session.made ?? call<number>(session(), declared.SessionNew(config)), Op.SessionFree);
   }
 
   /** @internal */
@@ -271,7 +271,7 @@ export class Session extends Instance {
         document = new Thrown(error);
       }
     }
-    Session.made = call<number>(session(), Op.SessionRestore, 0, [document]);
+    Session.made = call<number>(session(), declared.SessionRestore(document));
     try {
       return new Session();
     } finally {
@@ -281,46 +281,46 @@ export class Session extends Instance {
 
   /** Everything the session needs to go on, as one JSON document: store it anywhere. */
   snapshot(): SessionSnapshot {
-    return this.call(Op.SessionSnapshot, []);
+    return this.call([Op.SessionSnapshot, []]);
   }
 
   /** The plan tracked from the model's `[Step]` lines (seed 001's `plan.json`), or `null`. */
   stepPlan(): StepPlan | null {
-    return this.call(Op.SessionStepPlan, []);
+    return this.call([Op.SessionStepPlan, []]);
   }
 
   /** The system prompt for the next model call (see `composePrompt`): `parts` are the
    * host's (`base`, `components`, `features`, `values`); the session adds its language,
    * the current-plan block, the budget line and, when on, the continuation protocol. */
   systemPrompt(parts: PromptParts, nowMs: number): Composed {
-    return fields(this.engine, Op.SessionSystemPrompt, this.handle, [parts, nowMs], readComposed);
+    return fields(this.engine, declared.SessionSystemPrompt(parts, nowMs), this.handle, readComposed);
   }
 
   /** Starts a turn with a user message. A plan review waiting for this user and chat
    * (in this session, or passed as `review`) makes the message feedback on the plan. */
   beginTurn(input: BeginTurn): TurnStart {
-    return this.call(Op.SessionBeginTurn, [input]);
+    return this.call(declared.SessionBeginTurn(input));
   }
 
   /** Approves a proposal (`options`: `{editedArgs?, scope?: "once" | "always"}`). When it
    * was the last one waiting, `resumed` says how the turn goes on. */
   approve(actionId: string, approval: ApproveOptions | undefined, nowMs: number): ApprovalOutcome {
-    return this.call(Op.SessionApprove, [actionId, approval, nowMs]);
+    return this.call(declared.SessionApprove(actionId, approval, nowMs));
   }
 
   /** Rejects a proposal (`options`: `{message?}`, which the model reads). */
   reject(actionId: string, rejection: RejectOptions | undefined, nowMs: number): ApprovalOutcome {
-    return this.call(Op.SessionReject, [actionId, rejection, nowMs]);
+    return this.call(declared.SessionReject(actionId, rejection, nowMs));
   }
 
   /** The proposals of the open turn, as they stand. */
   proposals(): Proposal[] {
-    return this.call(Op.SessionProposals, []);
+    return this.call([Op.SessionProposals, []]);
   }
 
   /** Takes a model response and says what to do next. */
   handleModelResponse(response: ModelResponse, nowMs: number): Decision {
-    return fields(this.engine, Op.SessionHandleModelResponse, this.handle, [response, nowMs], readRunTools);
+    return fields(this.engine, [Op.SessionHandleModelResponse, [response, nowMs]], this.handle, readRunTools);
   }
 
   /** Takes results of the calls the last `runTools` handed out; returns the tool
@@ -331,54 +331,54 @@ export class Session extends Instance {
 
   /** The events since the last call, oldest first. */
   drainEvents(): Event[] {
-    return this.call(Op.SessionDrainEvents, []);
+    return this.call([Op.SessionDrainEvents, []]);
   }
 
   /** The current todo list. */
   todos(): Todo[] {
-    return this.call(Op.SessionTodos, []);
+    return this.call([Op.SessionTodos, []]);
   }
 
   /** The plan recorded with `plan`, or `null`. */
   plan(): PlanState | null {
-    return this.call(Op.SessionPlan, []);
+    return this.call([Op.SessionPlan, []]);
   }
 
   /** How far the work has come. */
   progress(): Progress {
-    return this.call(Op.SessionProgress, []);
+    return this.call([Op.SessionProgress, []]);
   }
 
   /** A bounded summary of the session for a parent agent. */
   capsule(): ContextCapsule {
-    return this.call(Op.SessionCapsule, []);
+    return this.call([Op.SessionCapsule, []]);
   }
 
   /** The reasoning trail as tagged lines (`[Plan]`, `[Act]`, `[Obs]`, `[Reflect]`). */
   steps(): string[] {
-    return this.call(Op.SessionSteps, []);
+    return this.call([Op.SessionSteps, []]);
   }
 
   /** The reasoning trail as events. */
   reasoning(): ReasoningEvent[] {
-    return this.call(Op.SessionReasoning, []);
+    return this.call([Op.SessionReasoning, []]);
   }
 
   /** The tools this session answers itself, to offer the model next to the host's. */
   toolDefinitions(): ToolDefinition[] {
-    return this.call(Op.SessionToolDefinitions, []);
+    return this.call([Op.SessionToolDefinitions, []]);
   }
 
   /** Whether some call of `tool` can wait for approval under the session's tool policy,
    * whatever its arguments: a host gives its framework's approval hook to such tools only. */
   mayHold(tool: string): boolean {
-    return this.call(Op.SessionMayHold, [tool]);
+    return this.call(declared.SessionMayHold(tool));
   }
 
   /** What the next model call may do (as each decision's `next` says): for a host that
    * takes up a session it did not drive, such as one restored from a snapshot. */
   nextCall(nowMs: number): NextCall {
-    return this.call(Op.SessionNextCall, [nowMs]);
+    return this.call(declared.SessionNextCall(nowMs));
   }
 }
 
@@ -386,7 +386,7 @@ export class Session extends Instance {
  * app and save it (`toJSON`) when each message gets a fresh `Session`. */
 export class PlanReviewStore extends Instance {
   constructor() {
-    super(session(), PlanReviewStore.made ?? call<number>(session(), Op.ReviewsNew, 0, []), Op.ReviewsFree);
+    super(session(), PlanReviewStore.made ?? call<number>(session(), [Op.ReviewsNew, []]), Op.ReviewsFree);
   }
 
   /** @internal */
@@ -394,7 +394,7 @@ export class PlanReviewStore extends Instance {
 
   /** A store from what `toJSON()` returned. */
   static fromJSON(data: PlanReviewStoreData): PlanReviewStore {
-    PlanReviewStore.made = call<number>(session(), Op.ReviewsFromJson, 0, [data]);
+    PlanReviewStore.made = call<number>(session(), declared.ReviewsFromJson(data));
     try {
       return new PlanReviewStore();
     } finally {
@@ -405,22 +405,22 @@ export class PlanReviewStore extends Instance {
   /** Keeps the review of an `awaitPlanReview` decision (replacing one pending for the
    * same user and chat). */
   put(review: PlanReview): void {
-    this.call(Op.ReviewsPut, [review]);
+    this.call(declared.ReviewsPut(review));
   }
 
   /** Removes and returns the review pending for this user and chat, or `null` (expired
    * reviews are dropped). */
   take(userId: string | null | undefined, chatId: string | null | undefined, nowMs: number): PlanReview | null {
-    return this.call(Op.ReviewsTake, [userId, chatId, nowMs]);
+    return this.call(declared.ReviewsTake(userId, chatId, nowMs));
   }
 
   /** Reviews waiting. */
   get size(): number {
-    return this.call(Op.ReviewsSize, []);
+    return this.call([Op.ReviewsSize, []]);
   }
 
   /** The store as plain data, for `fromJSON`. */
   toJSON(): PlanReviewStoreData {
-    return this.call(Op.ReviewsToJson, []);
+    return this.call([Op.ReviewsToJson, []]);
   }
 }

@@ -2,7 +2,7 @@
 // tests/generated.rs. Do not edit. Its tables, then the readers of the results that
 // cross as fields, one per type, for the writers in src/wasm/field_writers.rs: each
 // builds an object literal in the key order JSON would give.
-import type { Artifact, ContextCapsule, Decision, IterationVerdict, NextCall, PlannerSnapshot, ReasoningEvent, Todo, ToolCall, ToolMessage, ToolResultsOutcome } from "../types";
+import type { ApproveOptions, Artifact, BeginTurn, ContextCapsule, ContextCapsuleInput, Decision, HistoryOptions, IterationVerdict, NextCall, PlanReview, PlanReviewStoreData, PlannerOptions, PlannerSnapshot, PromptParts, ReasoningEvent, RejectOptions, SessionConfig, Todo, ToolCall, ToolMessage, ToolResultsOutcome } from "../types";
 import type { Reader } from "./engine.js";
 
 /** The operations of src/wasm/mod.rs. */
@@ -101,6 +101,34 @@ export const COMPOSE_LIMITS = {
 export const WRITE_TODOS = {
   TODOS_MAX: 8,
 } as const;
+
+/** Each declared operation's arguments in their order (see src/wasm/arguments.rs). */
+export const declared = {
+  ExtractReflection: (text: string, maxChars: number | undefined): Declared => [Op.ExtractReflection, [text, maxChars]],
+  ContextCapsule: (input: ContextCapsuleInput): Declared => [Op.ContextCapsule, [input]],
+  PlannerNew: (options: PlannerOptions | undefined): Declared => [Op.PlannerNew, [options]],
+  PlannerRecordIteration: (toolNames: string[]): Declared => [Op.PlannerRecordIteration, [toolNames]],
+  PlannerApplyChecked: (args: unknown, nowMs: number): Declared => [Op.PlannerApplyChecked, [args, nowMs]],
+  LogNew: (options: HistoryOptions | undefined): Declared => [Op.LogNew, [options]],
+  LogRecordPlan: (snapshot: PlannerSnapshot, iteration: number, nowMs: number): Declared => [Op.LogRecordPlan, [snapshot, iteration, nowMs]],
+  LogRecordAct: (tool: string, args: unknown, iteration: number, nowMs: number): Declared => [Op.LogRecordAct, [tool, args, iteration, nowMs]],
+  LogRecordObs: (tool: string, output: string, isError: boolean, iteration: number, nowMs: number): Declared => [Op.LogRecordObs, [tool, output, isError, iteration, nowMs]],
+  LogRecordReflection: (text: string, iteration: number, nowMs: number, maxChars: number | undefined): Declared => [Op.LogRecordReflection, [text, iteration, nowMs, maxChars]],
+  SessionNew: (config: SessionConfig | undefined): Declared => [Op.SessionNew, [config]],
+  SessionRestore: (snapshot: unknown): Declared => [Op.SessionRestore, [snapshot]],
+  SessionSystemPrompt: (parts: PromptParts | undefined, nowMs: number): Declared => [Op.SessionSystemPrompt, [parts, nowMs]],
+  SessionBeginTurn: (input: BeginTurn): Declared => [Op.SessionBeginTurn, [input]],
+  SessionApprove: (actionId: string, options: ApproveOptions | undefined, nowMs: number): Declared => [Op.SessionApprove, [actionId, options, nowMs]],
+  SessionReject: (actionId: string, options: RejectOptions | undefined, nowMs: number): Declared => [Op.SessionReject, [actionId, options, nowMs]],
+  SessionMayHold: (tool: string): Declared => [Op.SessionMayHold, [tool]],
+  SessionNextCall: (nowMs: number): Declared => [Op.SessionNextCall, [nowMs]],
+  ReviewsFromJson: (data: PlanReviewStoreData): Declared => [Op.ReviewsFromJson, [data]],
+  ReviewsPut: (review: PlanReview): Declared => [Op.ReviewsPut, [review]],
+  ReviewsTake: (userId: string | null | undefined, chatId: string | null | undefined, nowMs: number): Declared => [Op.ReviewsTake, [userId, chatId, nowMs]],
+} as const;
+
+/** An operation, and its arguments in their order. */
+export type Declared = readonly [op: number, args: readonly unknown[]];
 
 /** `Phase` by index. */
 export const PHASE = ["plan", "act", "obs", "reflect"] as const;
