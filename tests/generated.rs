@@ -352,6 +352,7 @@ fn js_arguments() -> (String, Vec<String>) {
     out.push_str("} as const;\n\n/** An operation, and its arguments in their order. */\nexport type Declared = readonly [op: number, args: readonly unknown[]];\n");
     let named = |ts: &&str| {
         ts.split(" | ")
+            .map(|t| t.trim_end_matches("[]"))
             .filter(|t| t.starts_with(|c: char| c.is_ascii_uppercase()))
             .map(str::to_owned)
             .collect::<Vec<_>>()

@@ -2,16 +2,17 @@
 //! their types, and how each is read. From one declaration come the Rust struct an
 //! operation reads its arguments into (`Struct::read`) and, by `tests/generated.rs`,
 //! the TypeScript function that writes them in that order (`js/boundary.ts`), typed as
-//! the JS API takes them. The hot calls, whose arguments cross in a form of their own
-//! (`js/crossing.ts`), are not here: their readers are in `session.rs`, `compose.rs`
-//! and `primitives.rs`.
+//! the JS API takes them. The hot calls' arguments are read here only on their general
+//! path: a session's response or results are read by its plain reader first
+//! (`session.rs`), a prompt's texts may cross raw (`compose.rs`), and `write_todos`
+//! arguments cross as their text or value alone (`primitives.rs`).
 
 use super::args::Args;
 use super::HOST;
 use crate::error::Result;
 use crate::json::value::Value;
 use crate::plan::planner::{PlannerOptions, PlannerSnapshot};
-use crate::prompts::compose::PromptParts;
+use crate::prompts::compose::{ComposeInput, PromptParts};
 use crate::session::approval::{ApproveOptions, RejectOptions};
 use crate::session::config::SessionConfig;
 use crate::session::exchange::BeginTurn;
@@ -59,6 +60,12 @@ macro_rules! kind {
         $a.object($at, $name, &compiled::$schema)?
     };
     (ts object($ty:ident, $schema:ident, $ts:literal)) => { $ts };
+    // A value as `SCHEMA` passes it, not yet converted (the hot calls' general path).
+    (type checked($schema:ident, $ts:literal)) => { Value<'static> };
+    (read checked($schema:ident, $ts:literal), $a:ident, $at:expr, $name:literal) => {
+        $a.checked($at, $name, &compiled::$schema)?
+    };
+    (ts checked($schema:ident, $ts:literal)) => { $ts };
     // An options object: `undefined` gives the defaults.
     (type options($ty:ident, $schema:ident, $ts:literal)) => { $ty };
     (read options($ty:ident, $schema:ident, $ts:literal), $a:ident, $at:expr, $name:literal) => {
@@ -123,6 +130,7 @@ arguments! {
         now_ms "nowMs": time,
         max_chars "maxChars": whole_or(1, 100_000, crate::text::reflection::DEFAULT_MAX_CHARS as u32),
     }
+    ComposePrompt { input "input": options(ComposeInput, COMPOSE_INPUT, "ComposeInput") }
     SessionNew { config "config": options(SessionConfig, SESSION_CONFIG, "SessionConfig") }
     SessionRestore { snapshot "snapshot": given }
     SessionSystemPrompt { parts "parts": options(PromptParts, PROMPT_PARTS, "PromptParts"), now_ms "nowMs": time }
@@ -137,6 +145,8 @@ arguments! {
         options "options": options(RejectOptions, REJECT_OPTIONS, "RejectOptions"),
         now_ms "nowMs": time,
     }
+    SessionHandleModelResponse { response "response": checked(MODEL_RESPONSE, "ModelResponse"), now_ms "nowMs": time }
+    SessionHandleToolResults { results "results": checked(TOOL_RESULTS, "ToolResult[]"), now_ms "nowMs": time }
     SessionMayHold { tool "tool": string }
     SessionNextCall { now_ms "nowMs": time }
     ReviewsFromJson { data "data": object(PlanReviewStore, PLAN_REVIEW_STORE, "PlanReviewStoreData") }

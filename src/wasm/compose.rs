@@ -8,7 +8,6 @@
 //! whole input crosses as any call's arguments do, and the schema says what is wrong
 //! with it. The prompt comes back as fields, its text sliced from one decoded string.
 
-use super::args::Args;
 use super::io::fields;
 use super::io::Out;
 use super::session::PlainJson;
@@ -19,14 +18,12 @@ use crate::json::decimals::Decimals;
 use crate::prompts::compose::{compose_texts, Budget, ComposeInput, Composition, PromptParts, Texts};
 use crate::prompts::compose::{BASE_MAX, COMPONENTS_MAX, NAME_MAX, TEXT_MAX, VALUE_MAX};
 use crate::prompts::Language;
-use crate::validate::compiled;
 use crate::validate::schema::Record;
 use crate::wasm::HOST;
 
 /// `[input]`, as any call's arguments.
 pub fn encoded(input: &[u8]) -> Result<Status> {
-    let a = Args::parse(input, HOST)?;
-    let input: ComposeInput = a.options(0, "input", &compiled::COMPOSE_INPUT)?;
+    let input = super::arguments::ComposePrompt::read(input)?.input;
     written(compose_texts(&input, &Texts::of(&input.parts), "input")?)
 }
 
@@ -37,7 +34,7 @@ pub fn raw(given: Input<'_>) -> Result<Status> {
     let (mut lengths, head, mut raw) = super::raw::split(given, "composePrompt")?;
     let input = match plain_head(head, HOST) {
         Some(input) => input,
-        None => Args::parse(head, HOST)?.options(0, "input", &compiled::COMPOSE_INPUT)?,
+        None => super::arguments::ComposePrompt::read(head)?.input,
     };
     // (No length where one is due is one past the texts.)
     let length = |word: Option<u32>| word.map_or(usize::MAX, |n| n as usize);
@@ -138,9 +135,11 @@ pub(super) fn composed_fields(components: &[impl AsRef<str>], unresolved: &[Stri
 
 #[cfg(test)]
 mod tests {
+    use super::super::args::Args;
     use super::super::session::MEMBERS_CHECKED;
     use super::*;
     use crate::test_rng::Rng;
+    use crate::validate::compiled;
 
     /// The general path's reading of a head.
     fn general(head: &[u8]) -> Option<ComposeInput> {

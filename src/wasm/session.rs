@@ -4,7 +4,6 @@
 use std::borrow::Cow;
 use std::cell::RefCell;
 
-use super::args::Args;
 use super::field_writers::{self, WriteFields};
 use super::io::{fields, json, json_text, number, value};
 use super::slab::{self, Slab};
@@ -14,8 +13,6 @@ use crate::error::Result;
 use crate::json::from_value::{from_value, FromValue};
 use crate::json::value::Value;
 use crate::plan::tools;
-use crate::validate::compiled;
-use crate::validate::schema::Schema;
 
 use crate::json::decimals::Decimals;
 use crate::json::{Decoded, Parser};
@@ -81,7 +78,9 @@ pub fn call(op: Op, handle: u32, given: Input<'_>) -> Option<Result<Status>> {
         }),
         Op::SessionProposals => with(&|s| json(&s.proposals())),
         Op::SessionHandleModelResponse => slab::with(&SESSIONS, handle, |s| {
-            let (response, now_ms) = value_and_time(input, model_response, "response", &compiled::MODEL_RESPONSE)?;
+            let general =
+                |input: &[u8]| arguments::SessionHandleModelResponse::read(input).map(|a| (a.response, a.now_ms));
+            let (response, now_ms) = value_and_time(input, model_response, general)?;
             match s.handle_model_response(response, now_ms)? {
                 Decision::RunTools { calls, replies, next } => {
                     fields(|out| field_writers::run_tools(out, &calls, &replies, &next))
@@ -92,7 +91,7 @@ pub fn call(op: Op, handle: u32, given: Input<'_>) -> Option<Result<Status>> {
         Op::SessionHandleToolResults | Op::SessionHandleToolResultsRaw => slab::with(&SESSIONS, handle, |s| {
             let (results, now_ms) = match op {
                 Op::SessionHandleToolResultsRaw => raw_results(given)?,
-                _ => value_and_time(input, tool_results, "results", &compiled::TOOL_RESULTS)?,
+                _ => value_and_time(input, tool_results, results_in_general)?,
             };
             let outcome = s.handle_tool_results(results, now_ms)?;
             fields(|out| outcome.write(out))
@@ -136,7 +135,7 @@ pub fn call(op: Op, handle: u32, given: Input<'_>) -> Option<Result<Status>> {
 /// is most of a result, often kilobytes of lines and quotes.
 fn raw_results(given: Input<'_>) -> Result<(Vec<ToolResult>, f64)> {
     let (_, head, mut raw) = raw::split(given, "handleToolResults")?;
-    let (mut results, now_ms) = value_and_time(head, tool_results, "results", &compiled::TOOL_RESULTS)?;
+    let (mut results, now_ms) = value_and_time(head, tool_results, results_in_general)?;
     for result in &mut results {
         let length = match result.output {
             Value::Number(n) => n,
@@ -148,23 +147,23 @@ fn raw_results(given: Input<'_>) -> Result<(Vec<ToolResult>, f64)> {
     Ok((results, now_ms))
 }
 
-/// `[value, nowMs]` read by its plain reader where it can, else by the general path,
-/// which also says what is wrong.
-fn value_and_time<T: FromValue>(input: &[u8], hot: Hot<T>, name: &str, schema: &'static Schema) -> Result<(T, f64)> {
+/// `[value, nowMs]` read by its plain reader where it can, else by `general`, the
+/// declared arguments' reader, which also says what is wrong.
+fn value_and_time<T: FromValue>(input: &[u8], hot: Hot<T>, general: General) -> Result<(T, f64)> {
     match hot(input, HOST) {
         Some(read) => Ok(read),
         None => {
-            let (value, now_ms) = checked_and_time(input, name, schema)?;
+            let (value, now_ms) = general(input)?;
             Ok((from_value(value)?, now_ms))
         }
     }
 }
 
-/// `[value, nowMs]` read the general way, the value as `schema` passes it: the part of
-/// [`value_and_time`] its instances share.
-fn checked_and_time(input: &[u8], name: &str, schema: &'static Schema) -> Result<(Value<'static>, f64)> {
-    let a = Args::parse(input, HOST)?;
-    Ok((a.checked(0, name, schema)?, a.time(1, "nowMs")?))
+/// A declared `[value, nowMs]` read the general way (the value as its schema passes it).
+type General = fn(&[u8]) -> Result<(Value<'static>, f64)>;
+
+fn results_in_general(input: &[u8]) -> Result<(Value<'static>, f64)> {
+    arguments::SessionHandleToolResults::read(input).map(|a| (a.results, a.now_ms))
 }
 
 // --- The two hot inputs ----------------------------------------------------------

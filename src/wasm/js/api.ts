@@ -45,14 +45,15 @@ import type { Engine, Reader } from "./engine.js";
 import { core, session } from "./modules.js";
 import { type Declared, Op, Status, declared, readContextCapsule, readIterationVerdict, readPlannerSnapshot, readReasoningEvent, readRunTools, readToolResultsOutcome } from "./boundary.js";
 
-/** Calls `op` with `args` (encoded as JS values) and reads the result. */
-function call<T>(engine: Engine, [op, args]: Declared, handle = 0): T {
-  return engine.result(engine.send(encoded(op, args), handle)) as T;
+/** Makes the call `request` declares (its arguments encoded as JS values) and reads the
+ * result. */
+function call<T>(engine: Engine, request: Declared, handle = 0): T {
+  return engine.result(engine.send(encoded(request), handle)) as T;
 }
 
-/** Calls `op` with `args` and builds its structured result with `read`. */
-function fields<T>(engine: Engine, [op, args]: Declared, handle: number, read: (reader: Reader) => T): T {
-  return sent(engine, encoded(op, args), handle, read);
+/** Makes the call `request` declares and builds its structured result with `read`. */
+function fields<T>(engine: Engine, request: Declared, handle: number, read: (reader: Reader) => T): T {
+  return sent(engine, encoded(request), handle, read);
 }
 
 /** Makes the call `crossing` lays out and builds its structured result with `read`. */
@@ -160,8 +161,8 @@ abstract class Instance {
   }
 
   /** @internal */
-  protected call<T>(declared: Declared): T {
-    return call(this.engine, declared, this.handle);
+  protected call<T>(request: Declared): T {
+    return call(this.engine, request, this.handle);
   }
 }
 
@@ -184,7 +185,7 @@ export class PlannerState extends Instance {
     const engine = this.engine;
     // A time that is not a finite number crosses with the arguments, for the core to
     // refuse as it refuses any argument.
-    const crossing = typeof nowMs !== "number" || !Number.isFinite(nowMs) ? { ...encoded(...declared.PlannerApplyChecked(args, nowMs)), source: "" } : todosArgs(APPLY, args, nowMs);
+    const crossing = typeof nowMs !== "number" || !Number.isFinite(nowMs) ? { ...encoded(declared.PlannerApplyChecked(args, nowMs)), source: "" } : todosArgs(APPLY, args, nowMs);
     const status = engine.send(crossing, this.handle);
     const source = crossing.source;
     if (status === Status.Rejected) {
@@ -320,7 +321,7 @@ export class Session extends Instance {
 
   /** Takes a model response and says what to do next. */
   handleModelResponse(response: ModelResponse, nowMs: number): Decision {
-    return fields(this.engine, [Op.SessionHandleModelResponse, [response, nowMs]], this.handle, readRunTools);
+    return fields(this.engine, declared.SessionHandleModelResponse(response, nowMs), this.handle, readRunTools);
   }
 
   /** Takes results of the calls the last `runTools` handed out; returns the tool

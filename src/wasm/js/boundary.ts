@@ -2,7 +2,7 @@
 // tests/generated.rs. Do not edit. Its tables, then the readers of the results that
 // cross as fields, one per type, for the writers in src/wasm/field_writers.rs: each
 // builds an object literal in the key order JSON would give.
-import type { ApproveOptions, Artifact, BeginTurn, ContextCapsule, ContextCapsuleInput, Decision, HistoryOptions, IterationVerdict, NextCall, PlanReview, PlanReviewStoreData, PlannerOptions, PlannerSnapshot, PromptParts, ReasoningEvent, RejectOptions, SessionConfig, Todo, ToolCall, ToolMessage, ToolResultsOutcome } from "../types";
+import type { ApproveOptions, Artifact, BeginTurn, ComposeInput, ContextCapsule, ContextCapsuleInput, Decision, HistoryOptions, IterationVerdict, ModelResponse, NextCall, PlanReview, PlanReviewStoreData, PlannerOptions, PlannerSnapshot, PromptParts, ReasoningEvent, RejectOptions, SessionConfig, Todo, ToolCall, ToolMessage, ToolResult, ToolResultsOutcome } from "../types";
 import type { Reader } from "./engine.js";
 
 /** The operations of src/wasm/mod.rs. */
@@ -114,12 +114,15 @@ export const declared = {
   LogRecordAct: (tool: string, args: unknown, iteration: number, nowMs: number): Declared => [Op.LogRecordAct, [tool, args, iteration, nowMs]],
   LogRecordObs: (tool: string, output: string, isError: boolean, iteration: number, nowMs: number): Declared => [Op.LogRecordObs, [tool, output, isError, iteration, nowMs]],
   LogRecordReflection: (text: string, iteration: number, nowMs: number, maxChars: number | undefined): Declared => [Op.LogRecordReflection, [text, iteration, nowMs, maxChars]],
+  ComposePrompt: (input: ComposeInput | undefined): Declared => [Op.ComposePrompt, [input]],
   SessionNew: (config: SessionConfig | undefined): Declared => [Op.SessionNew, [config]],
   SessionRestore: (snapshot: unknown): Declared => [Op.SessionRestore, [snapshot]],
   SessionSystemPrompt: (parts: PromptParts | undefined, nowMs: number): Declared => [Op.SessionSystemPrompt, [parts, nowMs]],
   SessionBeginTurn: (input: BeginTurn): Declared => [Op.SessionBeginTurn, [input]],
   SessionApprove: (actionId: string, options: ApproveOptions | undefined, nowMs: number): Declared => [Op.SessionApprove, [actionId, options, nowMs]],
   SessionReject: (actionId: string, options: RejectOptions | undefined, nowMs: number): Declared => [Op.SessionReject, [actionId, options, nowMs]],
+  SessionHandleModelResponse: (response: ModelResponse, nowMs: number): Declared => [Op.SessionHandleModelResponse, [response, nowMs]],
+  SessionHandleToolResults: (results: ToolResult[], nowMs: number): Declared => [Op.SessionHandleToolResults, [results, nowMs]],
   SessionMayHold: (tool: string): Declared => [Op.SessionMayHold, [tool]],
   SessionNextCall: (nowMs: number): Declared => [Op.SessionNextCall, [nowMs]],
   ReviewsFromJson: (data: PlanReviewStoreData): Declared => [Op.ReviewsFromJson, [data]],

@@ -15,7 +15,7 @@
 //   wrong with it.
 import type { ComposeInput, ToolResult } from "../types";
 import { Thrown, encodeArgs, encodeValue, isThrown, plainObject, wellFormed, whereStringGoes } from "./encode.js";
-import { COMPOSE_LIMITS, Op, WRITE_TODOS } from "./boundary.js";
+import { COMPOSE_LIMITS, type Declared, Op, WRITE_TODOS, declared } from "./boundary.js";
 
 /** One call's input, for operation `op`: `text` (with the call's time, for arguments
  * that cross as raw JSON text, where it has no place), or a head with raw texts after it
@@ -23,7 +23,7 @@ import { COMPOSE_LIMITS, Op, WRITE_TODOS } from "./boundary.js";
 export type Crossing = { op: number; text: string; time?: number } | { op: number; head: string; texts: string; lengths: readonly number[] };
 
 /** `args` in the encoding, for `op`. */
-export function encoded(op: number, args: readonly unknown[]): Crossing {
+export function encoded([op, args]: Declared): Crossing {
   return { op, text: encodeArgs(args) };
 }
 
@@ -105,11 +105,15 @@ const RAW_OUTPUT_MIN_UNITS = 256;
 export function toolResults(results: readonly ToolResult[], nowMs: number): Crossing {
   try {
     const split = long(results, "output", RAW_OUTPUT_MIN_UNITS) ? apart(results, "output") : undefined;
-    if (split) return { op: Op.SessionHandleToolResultsRaw, head: encodeArgs([split.head, nowMs]), texts: split.texts, lengths: [] };
+    if (split) {
+      // The declared arguments, each output as its length.
+      const [, head] = declared.SessionHandleToolResults(split.head as unknown as ToolResult[], nowMs);
+      return { op: Op.SessionHandleToolResultsRaw, head: encodeArgs(head), texts: split.texts, lengths: [] };
+    }
   } catch {
     // A proxy, a getter: the encoding reports it.
   }
-  return encoded(Op.SessionHandleToolResults, [results, nowMs]);
+  return encoded(declared.SessionHandleToolResults(results as ToolResult[], nowMs));
 }
 
 /** `[input]` of `composePrompt`: raw when plain, the base and each component's name and
@@ -117,11 +121,15 @@ export function toolResults(results: readonly ToolResult[], nowMs: number): Cros
 export function prompt(input: ComposeInput): Crossing {
   try {
     const split = splitPrompt(input);
-    if (split) return { op: Op.ComposeTexts, head: encodeArgs([split.rest]), texts: split.texts, lengths: split.lengths };
+    if (split) {
+      // The declared arguments, the texts apart.
+      const [, head] = declared.ComposePrompt(split.rest as ComposeInput);
+      return { op: Op.ComposeTexts, head: encodeArgs(head), texts: split.texts, lengths: split.lengths };
+    }
   } catch {
     // A proxy, a getter: the encoding reports it.
   }
-  return encoded(Op.ComposePrompt, [input]);
+  return encoded(declared.ComposePrompt(input));
 }
 
 /** Each of `items`, a plain object, copied with `field` (a well-formed string) as its
