@@ -7,6 +7,8 @@
 //! (`session.rs`), a prompt's texts may cross raw (`compose.rs`), and `write_todos`
 //! arguments cross as their text or value alone (`primitives.rs`).
 
+use std::marker::PhantomData;
+
 use super::args::Args;
 use super::HOST;
 use crate::error::Result;
@@ -47,12 +49,12 @@ macro_rules! kind {
     (read names($max:expr), $a:ident, $at:expr, $name:literal) => { $a.names($at, $name, $max)? };
     (ts names($max:expr)) => { "string[]" };
     // Any value, as the caller gave it (a read that threw included).
-    (type any) => { Value<'static> };
-    (read any, $a:ident, $at:expr, $name:literal) => { $a.get($at).clone().into_owned() };
+    (type any) => { Value<'t> };
+    (read any, $a:ident, $at:expr, $name:literal) => { $a.get($at).clone() };
     (ts any) => { "unknown" };
     // Any value; a read that threw is a `host_exception`.
-    (type given) => { Value<'static> };
-    (read given, $a:ident, $at:expr, $name:literal) => { $a.value($at)?.clone().into_owned() };
+    (type given) => { Value<'t> };
+    (read given, $a:ident, $at:expr, $name:literal) => { $a.value($at)?.clone() };
     (ts given) => { "unknown" };
     // An object as `SCHEMA` passes it; `TS` is its TypeScript type's name.
     (type object($ty:ident, $schema:ident, $ts:literal)) => { $ty };
@@ -77,14 +79,15 @@ macro_rules! kind {
 macro_rules! arguments {
     ($($op:ident { $($field:ident $name:literal: $kind:ident $(($($param:tt)*))?),* $(,)? })*) => {
         $(
-            #[doc = concat!("The arguments of `Op::", stringify!($op), "`.")]
-            pub struct $op {
+            #[doc = concat!("The arguments of `Op::", stringify!($op), "`; `'t` is the input's life.")]
+            pub struct $op<'t> {
                 $(pub $field: kind!(type $kind $(($($param)*))?),)*
+                life: PhantomData<&'t [u8]>,
             }
 
-            impl $op {
+            impl<'t> $op<'t> {
                 /// The arguments in `input`, in the JS layer's encoding, each read and checked.
-                pub fn read(input: &[u8]) -> Result<Self> {
+                pub fn read(input: &'t [u8]) -> Result<Self> {
                     let a = Args::parse(input, HOST)?;
                     let mut at = 0usize;
                     $(
@@ -92,7 +95,7 @@ macro_rules! arguments {
                         at += 1;
                     )*
                     let _ = (&a, at);
-                    Ok($op { $($field,)* })
+                    Ok($op { $($field,)* life: PhantomData })
                 }
             }
         )*
