@@ -7,8 +7,8 @@
 //   the caller's own string; given as an object (LangChain.js, the AI SDK and the OpenAI
 //   Agents SDK hand a tool its arguments parsed), they are first read as zod reads them
 //   (`zodView`), which the encoding alone would not do.
-// - A tool's output and a prompt's texts cross raw after a small head (`RawTexts`, see
-//   `src/wasm/raw.rs`): they are often thousands of units of quotes and lines, and V8's
+// - A tool's output and a prompt's texts cross raw after a small head (a `Crossing` with
+//   a head; see `src/wasm/raw.rs`): they are often thousands of units of quotes and lines, and V8's
 //   `JSON.stringify` of such text takes ten to twenty times its `encodeInto` (for a
 //   prompt, as long as composing it in plain JS). Only arguments of a plain shape go this
 //   way, each text well-formed; any other goes in the encoding, and the core says what is
@@ -22,7 +22,7 @@ import { COMPOSE_LIMITS, type Declared, Op, WRITE_TODOS, declared } from "./boun
  * (their lengths, in UTF-16 units, as words before it). */
 export type Crossing = { op: number; text: string; time?: number } | { op: number; head: string; texts: string; lengths: readonly number[] };
 
-/** `args` in the encoding, for `op`. */
+/** A declared call's arguments in the encoding. */
 export function encoded([op, args]: Declared): Crossing {
   return { op, text: encodeArgs(args) };
 }
