@@ -88,14 +88,6 @@ pub fn json_text(text: &[u8]) -> Result<Status, crate::error::Error> {
     Ok(Status::Json)
 }
 
-/// Sets the text output to `value` as JSON.
-#[cfg(feature = "session")]
-pub fn set_json<T: serde::Serialize + ?Sized>(value: &T) -> Result<(), crate::error::Error> {
-    // (Its error's text would carry every message of serde_json into the module.)
-    set_text_with(|out| crate::json::write::to_writer(out, value, super::HOST))
-        .map_err(|_| crate::error::Error::internal("a result that is not JSON"))
-}
-
 /// Sets the number output to what `fill` pushes.
 pub fn set_numbers(fill: impl FnOnce(&mut Vec<u32>)) {
     NUMBERS.with(|out| {
@@ -132,7 +124,9 @@ pub fn fields(fill: impl FnOnce(&mut Out<'_>)) -> Result<Status, crate::error::E
 /// `value` as the call's JSON result.
 #[cfg(feature = "session")]
 pub fn json<T: serde::Serialize + ?Sized>(value: &T) -> Result<Status, crate::error::Error> {
-    set_json(value)?;
+    // (Its error's text would carry every message of serde_json into the module.)
+    set_text_with(|out| crate::json::write::to_writer(out, value, super::HOST))
+        .map_err(|_| crate::error::Error::internal("a result that is not JSON"))?;
     Ok(Status::Json)
 }
 

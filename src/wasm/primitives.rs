@@ -12,6 +12,7 @@ use super::slab::{self, Slab};
 use super::Input;
 use super::{Op, Status};
 use crate::error::Result;
+use crate::json::from_value::from_value;
 use crate::json::value::Value;
 use crate::plan::planner::{self, AckError, Applied, PlannerAck, PlannerState};
 use crate::plan::todos::{self, Todo, TodoStatus, ToolArgs, WriteTodosValidation};
@@ -20,7 +21,7 @@ use crate::sort::sort_by;
 use crate::text::reflection::extract_reflection;
 use crate::trail::capsule::ContextCapsule;
 use crate::trail::reasoning::ReasoningLog;
-use crate::validate::write_todos::{self, Field, Found, Mistake, Outcome, Span, STATUSES};
+use crate::validate::write_todos::{self, Field, Found, Mistake, Outcome, Span};
 use crate::wasm::HOST;
 
 thread_local! {
@@ -159,26 +160,20 @@ fn validate(given: Input<'_>, host: bool) -> Result<Status> {
             write(|out| out.issues(&error.issues));
             Ok(Status::Issues)
         }
-        WriteTodosValidation::Success { data, .. } => fields(|out| write_data(out, &data)),
+        WriteTodosValidation::Success { data, .. } => {
+            // The todos read as the core reads any todo.
+            let todos: Vec<Todo> = from_value(data.get("todos").cloned().unwrap_or(Value::Undefined))?;
+            fields(|out| write_data(out, &todos, &data))
+        }
     }
 }
 
 /// Valid arguments the full path read, for the JS layer to build as [`write_found`]'s:
-/// the todos; then `focus` and
-/// `note`, each as a kind (0 absent, 1 a string, 2 `undefined`, which zod keeps) and the
-/// string.
-fn write_data(out: &mut Out<'_>, data: &Value<'_>) {
-    let todos = match data.get("todos") {
-        Some(Value::Array(todos)) => todos.as_slice(),
-        _ => &[],
-    };
+/// `todos`; then `data`'s `focus` and `note`, each as a kind (0 absent, 1 a string, 2
+/// `undefined`, which zod keeps) and the string.
+fn write_data(out: &mut Out<'_>, todos: &[Todo], data: &Value<'_>) {
     out.count(todos.len());
-    for todo in todos {
-        let text = |key| todo.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
-        let status = todo.get("status").and_then(Value::as_str).unwrap_or_default();
-        let status = TodoStatus::from_index(STATUSES.iter().position(|s| *s == status).unwrap_or_default() as u8);
-        Todo { id: text("id"), content: text("content"), status }.write(out);
-    }
+    todos.iter().for_each(|todo| todo.write(out));
     for key in ["focus", "note"] {
         match data.get(key) {
             Some(Value::String(s)) => {
