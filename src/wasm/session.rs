@@ -78,9 +78,7 @@ pub fn call(op: Op, handle: u32, given: Input<'_>) -> Option<Result<Status>> {
         }),
         Op::SessionProposals => with(&|s| json(&s.proposals())),
         Op::SessionHandleModelResponse => slab::with(&SESSIONS, handle, |s| {
-            let general =
-                |input: &[u8]| arguments::SessionHandleModelResponse::read(input).map(|a| (a.response, a.now_ms));
-            let (response, now_ms) = value_and_time(input, model_response, general)?;
+            let (response, now_ms) = value_and_time(input, model_response, response_in_general)?;
             match s.handle_model_response(response, now_ms)? {
                 Decision::RunTools { calls, replies, next } => {
                     fields(|out| field_writers::run_tools(out, &calls, &replies, &next))
@@ -161,6 +159,10 @@ fn value_and_time<T: FromValue>(input: &[u8], hot: Hot<T>, general: General) -> 
 
 /// A declared `[value, nowMs]` read the general way (the value as its schema passes it).
 type General = fn(&[u8]) -> Result<(Value<'static>, f64)>;
+
+fn response_in_general(input: &[u8]) -> Result<(Value<'static>, f64)> {
+    arguments::SessionHandleModelResponse::read(input).map(|a| (a.response, a.now_ms))
+}
 
 fn results_in_general(input: &[u8]) -> Result<(Value<'static>, f64)> {
     arguments::SessionHandleToolResults::read(input).map(|a| (a.results, a.now_ms))
