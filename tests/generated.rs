@@ -18,7 +18,7 @@ use schemars::JsonSchema;
 use serde_json::{Map, Value};
 
 use planloop::{
-    error, plan::dialects, plan::guard, plan::planner, plan::recorded as plan, plan::todos, plan::tools,
+    error, error::issue, plan::dialects, plan::guard, plan::planner, plan::recorded as plan, plan::todos, plan::tools,
     prompts::compose, session::approval, session::config, session::events, session::exchange, session::review,
     snapshot, trail::capsule, trail::reasoning,
 };
@@ -76,6 +76,19 @@ fn tool_schemas_are_current() {
 /// The boundary's generated sides: the JS layer's tables, and the results that cross as
 /// fields (see `generated/fields.rs`): the session's tool rounds, which come back on
 /// every step of a turn, and the primitives' results.
+/// `Issue`'s Rust variants, in order.
+const ISSUES: [&str; 9] = [
+    "InvalidType",
+    "TooSmall",
+    "TooBig",
+    "InvalidValue",
+    "UnrecognizedKeys",
+    "InvalidUnion",
+    "InvalidFormat",
+    "InvalidJson",
+    "Custom",
+];
+
 #[test]
 fn the_boundary_is_current() {
     let mut f = fields::Fields::default();
@@ -85,14 +98,40 @@ fn the_boundary_is_current() {
     f.add::<exchange::ToolResultsOutcome>();
     f.variant::<exchange::Decision>("RunTools", "runTools");
     f.add::<planner::PlannerSnapshot>();
-    f.add::<todos::Todo>();
+    f.add::<todos::Todo>().parts();
     f.enumeration::<todos::TodoStatus>();
     f.add::<reasoning::ReasoningEvent>();
     f.enumeration::<reasoning::Phase>();
     f.add::<guard::IterationVerdict>();
     f.enumeration::<guard::Refusal>();
     f.add::<capsule::ContextCapsule>();
-    f.add_renamed::<capsule::Artifact>(&[("type", "kind"), ("ref", "reference")]);
+    f.add::<capsule::Artifact>().renamed(&[("type", "kind"), ("ref", "reference")]);
+    // zod's issues, and what holds them.
+    f.union::<issue::Issue>(&ISSUES, false);
+    f.add::<issue::InvalidTypeIssue>().parts();
+    f.add::<issue::TooSmallIssue>().parts();
+    f.add::<issue::TooBigIssue>().parts();
+    f.add::<issue::InvalidValueIssue>().parts();
+    f.add::<issue::UnrecognizedKeysIssue>();
+    f.add::<issue::InvalidUnionIssue>();
+    f.add::<issue::InvalidFormatIssue>().parts();
+    f.add::<issue::InvalidJsonIssue>();
+    f.add::<issue::CustomIssue>();
+    f.union::<issue::PathSegment>(&["Key", "Index"], true);
+    f.enumeration::<issue::Expected>();
+    f.enumeration::<issue::Origin>();
+    f.add::<error::Error>().untyped();
+    f.add::<error::ErrorData>();
+    f.enumeration::<error::ErrorCode>();
+    // The composed prompt, which may be long, last.
+    f.add::<compose::Composed>().written_as("crate::prompts::compose::Composition", "<'_>").ending("prompt");
+    // `write_todos`: the arguments read (a key may hold `undefined`), and the ack.
+    f.add::<todos::WriteTodos>().parts_only();
+    f.alias("WriteTodosItem", "Todo");
+    f.union::<planner::PlannerAck>(&["Accepted", "Rejected"], false);
+    f.add::<planner::AcceptedAck>().parts();
+    f.add::<planner::RejectedAck>().parts();
+    f.union::<planner::AckError>(&["InvalidArguments", "Refused"], false);
     check_or_bless("src/wasm/field_writers.rs", &f.rust());
     let (declared, types) = js_arguments();
     check_or_bless("src/wasm/js/boundary.ts", &f.ts(&format!("{}{declared}", js_tables()), &types));
@@ -364,15 +403,10 @@ fn js_arguments() -> (String, Vec<String>) {
 /// The JS layer's tables, from the Rust ones: the operations it calls by number, what a
 /// call's status says to read, and the limits it checks before a call crosses.
 fn js_tables() -> String {
-    use planloop::error::issue::{Expected, Origin};
     use planloop::wasm::{Op, Status};
     let table = |name: &str, entries: &[(&str, u32)]| {
         let lines: Vec<String> = entries.iter().map(|(key, code)| format!("  {key}: {code},")).collect();
         format!("export const {name} = {{\n{}\n}} as const;\n", lines.join("\n"))
-    };
-    let names = |name: &str, names: Vec<&str>| {
-        let quoted: Vec<String> = names.iter().map(|n| format!("\"{n}\"")).collect();
-        format!("export const {name} = [{}] as const;\n", quoted.join(", "))
     };
     use planloop::prompts::compose::{BASE_MAX, COMPONENTS_MAX, NAME_MAX, TEXT_MAX};
     let limits =
@@ -381,12 +415,10 @@ fn js_tables() -> String {
     use planloop::validate::write_todos::MAX_TODOS;
     use planloop::wasm::{INTERNED, KEPT};
     format!(
-        "\n/** The operations of src/wasm/mod.rs. */\n{}\n/** What a call's status says to read. */\n{}\n/** A string the JS layer keeps: its mark, and the start that says it has it (see `Out` in src/wasm/io.rs). */\n{}\n/** An issue's `expected` and `origin`, by number (see src/wasm/issues.rs). */\n{}{}\n/** `composePrompt`'s limits, in characters (see src/prompts/compose/input.rs). */\n{}\n/** The most todos a `write_todos` list may hold (see src/validate/write_todos/mod.rs). */\n{}",
+        "\n/** The operations of src/wasm/mod.rs. */\n{}\n/** What a call's status says to read. */\n{}\n/** A string the JS layer keeps: its mark, and the start that says it has it (see `Out` in src/wasm/io.rs). */\n{}\n/** `composePrompt`'s limits, in characters (see src/prompts/compose/input.rs). */\n{}\n/** The most todos a `write_todos` list may hold (see src/validate/write_todos/mod.rs). */\n{}",
         table("Op", Op::ALL),
         table("Status", Status::ALL),
         table("Interned", &[("MARK", INTERNED), ("KEPT", KEPT)]),
-        names("EXPECTED", Expected::ALL.iter().map(|e| e.as_str()).collect()),
-        names("ORIGINS", Origin::ALL.iter().map(|o| o.as_str()).collect()),
         table("COMPOSE_LIMITS", &limits),
         table("WRITE_TODOS", &[("TODOS_MAX", MAX_TODOS as u32)]),
     )

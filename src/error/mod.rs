@@ -78,7 +78,7 @@ pub struct ErrorData {
 }
 
 /// An error planloop returns instead of panicking.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct Error {
     pub code: ErrorCode,
     pub message: String,

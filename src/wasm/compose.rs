@@ -8,8 +8,8 @@
 //! whole input crosses as any call's arguments do, and the schema says what is wrong
 //! with it. The prompt comes back as fields, its text sliced from one decoded string.
 
+use super::field_writers::WriteFields;
 use super::io::fields;
-use super::io::Out;
 use super::session::PlainJson;
 use super::Input;
 use super::Status;
@@ -117,20 +117,10 @@ fn budget(r: &mut PlainJson<'_>) -> Option<Budget> {
     (seen == 0b11 && total >= 1).then_some(Budget { remaining, total })
 }
 
-/// `{prompt, components, unresolved}`, the prompt last (it may be long; see
-/// [`Out::last_string`]).
+/// The composed prompt as fields: its text crosses as it is, where as JSON it was
+/// escaped, then parsed back.
 fn written(composed: Composition<'_>) -> Result<Status> {
-    composed_fields(&composed.components, &composed.unresolved, &composed.prompt)
-}
-
-/// A composed prompt's fields as `composePrompt` reads them (the session's system prompt
-/// too): its text crosses as it is, where as JSON it was escaped, then parsed back.
-pub(super) fn composed_fields(components: &[impl AsRef<str>], unresolved: &[String], prompt: &str) -> Result<Status> {
-    fields(|out: &mut Out<'_>| {
-        out.strings(components);
-        out.strings(unresolved);
-        out.last_string(prompt);
-    })
+    fields(|out| composed.write(out))
 }
 
 #[cfg(test)]

@@ -3,11 +3,32 @@
 //! tests/generated/fields.rs. Do not edit.
 
 use super::io::Out;
+use crate::error::issue::CustomIssue;
+use crate::error::issue::Expected;
+use crate::error::issue::InvalidFormatIssue;
+use crate::error::issue::InvalidJsonIssue;
+use crate::error::issue::InvalidTypeIssue;
+use crate::error::issue::InvalidUnionIssue;
+use crate::error::issue::InvalidValueIssue;
+use crate::error::issue::Issue;
+use crate::error::issue::Origin;
+use crate::error::issue::PathSegment;
+use crate::error::issue::TooBigIssue;
+use crate::error::issue::TooSmallIssue;
+use crate::error::issue::UnrecognizedKeysIssue;
+use crate::error::Error;
+use crate::error::ErrorCode;
+use crate::error::ErrorData;
 use crate::plan::guard::IterationVerdict;
 use crate::plan::guard::Refusal;
+use crate::plan::planner::AcceptedAck;
+use crate::plan::planner::AckError;
+use crate::plan::planner::PlannerAck;
 use crate::plan::planner::PlannerSnapshot;
+use crate::plan::planner::RejectedAck;
 use crate::plan::todos::Todo;
 use crate::plan::todos::TodoStatus;
+use crate::prompts::compose::Composition;
 use crate::session::exchange::NextCall;
 use crate::session::exchange::ToolCall;
 use crate::session::exchange::ToolMessage;
@@ -23,10 +44,64 @@ pub trait WriteFields {
 }
 
 /// A count, then each item.
-fn list<T: WriteFields>(out: &mut Out<'_>, items: &[T]) {
+pub fn list<T: WriteFields>(out: &mut Out<'_>, items: &[T]) {
     out.count(items.len());
     items.iter().for_each(|item| item.write(out));
 }
+
+/// A field of a `…Parts` writer that is not a plain value: a string, or what writes
+/// the field (a writer that has the parts of a result but not its Rust value).
+pub trait Part {
+    fn put(self, out: &mut Out<'_>);
+}
+
+impl Part for &str {
+    fn put(self, out: &mut Out<'_>) {
+        out.string(self);
+    }
+}
+
+impl<F: FnOnce(&mut Out<'_>)> Part for F {
+    fn put(self, out: &mut Out<'_>) {
+        self(out);
+    }
+}
+
+/// A key a `…Parts` writer may leave out.
+#[allow(dead_code)]
+pub enum Key<P> {
+    Absent,
+    Given(P),
+    /// Given as `undefined`, which zod keeps.
+    Undefined,
+}
+
+// `ErrorCode` crosses as its index in [invalid_argument, invalid_options, host_exception, invalid_state, unknown_action, action_already_resolved, action_of_another_turn, invalid_snapshot, internal].
+const _: () = assert!(ErrorCode::InvalidArgument as u32 == 0);
+const _: () = assert!(ErrorCode::InvalidOptions as u32 == 1);
+const _: () = assert!(ErrorCode::HostException as u32 == 2);
+const _: () = assert!(ErrorCode::InvalidState as u32 == 3);
+const _: () = assert!(ErrorCode::UnknownAction as u32 == 4);
+const _: () = assert!(ErrorCode::ActionAlreadyResolved as u32 == 5);
+const _: () = assert!(ErrorCode::ActionOfAnotherTurn as u32 == 6);
+const _: () = assert!(ErrorCode::InvalidSnapshot as u32 == 7);
+const _: () = assert!(ErrorCode::Internal as u32 == 8);
+
+// `Expected` crosses as its index in [object, array, string, number, int, boolean, null, record].
+const _: () = assert!(Expected::Object as u32 == 0);
+const _: () = assert!(Expected::Array as u32 == 1);
+const _: () = assert!(Expected::String as u32 == 2);
+const _: () = assert!(Expected::Number as u32 == 3);
+const _: () = assert!(Expected::Int as u32 == 4);
+const _: () = assert!(Expected::Boolean as u32 == 5);
+const _: () = assert!(Expected::Null as u32 == 6);
+const _: () = assert!(Expected::Record as u32 == 7);
+
+// `Origin` crosses as its index in [string, array, number, unknown].
+const _: () = assert!(Origin::String as u32 == 0);
+const _: () = assert!(Origin::Array as u32 == 1);
+const _: () = assert!(Origin::Number as u32 == 2);
+const _: () = assert!(Origin::Unknown as u32 == 3);
 
 // `Phase` crosses as its index in [plan, act, obs, reflect].
 const _: () = assert!(Phase::Plan as u32 == 0);
@@ -43,12 +118,58 @@ const _: () = assert!(TodoStatus::Pending as u32 == 0);
 const _: () = assert!(TodoStatus::InProgress as u32 == 1);
 const _: () = assert!(TodoStatus::Completed as u32 == 2);
 
+/// `AcceptedAck`.
+impl WriteFields for AcceptedAck {
+    fn write(&self, out: &mut Out<'_>) {
+        out.number(self.revision);
+        out.number(self.todo_count);
+        match &self.in_progress {
+            Some(value) => {
+                out.flag(true);
+                out.string(value);
+            }
+            None => out.flag(false),
+        }
+    }
+}
+
+/// `AcceptedAck`'s fields, for a writer that has them but no `AcceptedAck` value.
+pub struct AcceptedAckParts<InProgressPart> {
+    pub revision: u32,
+    pub todo_count: u32,
+    pub in_progress: Option<InProgressPart>,
+}
+
+impl<InProgressPart: Part> AcceptedAckParts<InProgressPart> {
+    pub fn write(self, out: &mut Out<'_>) {
+        out.number(0); // its variant of `PlannerAck`
+        out.number(self.revision);
+        out.number(self.todo_count);
+        match self.in_progress {
+            Some(value) => {
+                out.flag(true);
+                value.put(out);
+            }
+            None => out.flag(false),
+        }
+    }
+}
+
 /// `Artifact`.
 impl WriteFields for Artifact {
     fn write(&self, out: &mut Out<'_>) {
         out.string(&self.kind);
         out.string(&self.reference);
         out.string(&self.summary);
+    }
+}
+
+/// `Composed`.
+impl WriteFields for Composition<'_> {
+    fn write(&self, out: &mut Out<'_>) {
+        out.strings(&self.components);
+        out.strings(&self.unresolved);
+        out.last_string(&self.prompt);
     }
 }
 
@@ -66,6 +187,146 @@ impl WriteFields for ContextCapsule {
         out.strings(&self.key_findings);
         list(out, &self.artifacts);
         out.strings(&self.next_actions);
+    }
+}
+
+/// `CustomIssue`.
+impl WriteFields for CustomIssue {
+    fn write(&self, out: &mut Out<'_>) {
+        list(out, &self.path);
+        out.string(&self.message);
+    }
+}
+
+/// `Error`.
+impl WriteFields for Error {
+    fn write(&self, out: &mut Out<'_>) {
+        out.number(self.code as u32);
+        out.string(&self.message);
+        self.data.write(out);
+    }
+}
+
+/// `ErrorData`.
+impl WriteFields for ErrorData {
+    fn write(&self, out: &mut Out<'_>) {
+        match &self.argument {
+            Some(value) => {
+                out.flag(true);
+                out.string(value);
+            }
+            None => out.flag(false),
+        }
+        match &self.issues {
+            Some(value) => {
+                out.flag(true);
+                list(out, value);
+            }
+            None => out.flag(false),
+        }
+        match &self.detail {
+            Some(value) => {
+                out.flag(true);
+                out.string(value);
+            }
+            None => out.flag(false),
+        }
+    }
+}
+
+/// `InvalidFormatIssue`.
+impl WriteFields for InvalidFormatIssue {
+    fn write(&self, out: &mut Out<'_>) {
+        out.number(self.origin as u32);
+        list(out, &self.path);
+        out.string(&self.message);
+    }
+}
+
+/// `InvalidFormatIssue`'s fields, for a writer that has them but no `InvalidFormatIssue` value.
+pub struct InvalidFormatIssueParts<PathPart, MessagePart> {
+    pub origin: Origin,
+    pub path: PathPart,
+    pub message: MessagePart,
+}
+
+impl<PathPart: Part, MessagePart: Part> InvalidFormatIssueParts<PathPart, MessagePart> {
+    pub fn write(self, out: &mut Out<'_>) {
+        out.number(6); // its variant of `Issue`
+        out.number(self.origin as u32);
+        self.path.put(out);
+        self.message.put(out);
+    }
+}
+
+/// `InvalidJsonIssue`.
+impl WriteFields for InvalidJsonIssue {
+    fn write(&self, out: &mut Out<'_>) {
+        out.number(self.position);
+        list(out, &self.path);
+        out.string(&self.message);
+    }
+}
+
+/// `InvalidTypeIssue`.
+impl WriteFields for InvalidTypeIssue {
+    fn write(&self, out: &mut Out<'_>) {
+        out.number(self.expected as u32);
+        list(out, &self.path);
+        out.string(&self.message);
+    }
+}
+
+/// `InvalidTypeIssue`'s fields, for a writer that has them but no `InvalidTypeIssue` value.
+pub struct InvalidTypeIssueParts<PathPart, MessagePart> {
+    pub expected: Expected,
+    pub path: PathPart,
+    pub message: MessagePart,
+}
+
+impl<PathPart: Part, MessagePart: Part> InvalidTypeIssueParts<PathPart, MessagePart> {
+    pub fn write(self, out: &mut Out<'_>) {
+        out.number(0); // its variant of `Issue`
+        out.number(self.expected as u32);
+        self.path.put(out);
+        self.message.put(out);
+    }
+}
+
+/// `InvalidUnionIssue`.
+impl WriteFields for InvalidUnionIssue {
+    fn write(&self, out: &mut Out<'_>) {
+        out.count(self.errors.len());
+        for item in &self.errors {
+            list(out, item);
+        }
+        list(out, &self.path);
+        out.string(&self.message);
+    }
+}
+
+/// `InvalidValueIssue`.
+impl WriteFields for InvalidValueIssue {
+    fn write(&self, out: &mut Out<'_>) {
+        out.strings(&self.values);
+        list(out, &self.path);
+        out.string(&self.message);
+    }
+}
+
+/// `InvalidValueIssue`'s fields, for a writer that has them but no `InvalidValueIssue` value.
+pub struct InvalidValueIssueParts<ValuesPart, PathPart, MessagePart> {
+    pub values: ValuesPart,
+    pub path: PathPart,
+    pub message: MessagePart,
+}
+
+impl<ValuesPart: Part, PathPart: Part, MessagePart: Part> InvalidValueIssueParts<ValuesPart, PathPart, MessagePart> {
+    pub fn write(self, out: &mut Out<'_>) {
+        out.number(3); // its variant of `Issue`
+        self.values.put(out);
+        self.path.put(out);
+        self.message.put(out);
     }
 }
 
@@ -134,12 +395,127 @@ impl WriteFields for ReasoningEvent {
     }
 }
 
+/// `RejectedAck`.
+impl WriteFields for RejectedAck {
+    fn write(&self, out: &mut Out<'_>) {
+        self.error.write(out);
+        out.string(&self.message);
+        match &self.issues {
+            Some(value) => {
+                out.flag(true);
+                list(out, value);
+            }
+            None => out.flag(false),
+        }
+    }
+}
+
+/// `RejectedAck`'s fields, for a writer that has them but no `RejectedAck` value.
+pub struct RejectedAckParts<MessagePart, IssuesPart> {
+    pub error: AckError,
+    pub message: MessagePart,
+    pub issues: Key<IssuesPart>,
+}
+
+impl<MessagePart: Part, IssuesPart: Part> RejectedAckParts<MessagePart, IssuesPart> {
+    pub fn write(self, out: &mut Out<'_>) {
+        out.number(1); // its variant of `PlannerAck`
+        self.error.write(out);
+        self.message.put(out);
+        match self.issues {
+            Key::Absent => out.number(0),
+            Key::Given(value) => {
+                out.number(1);
+                value.put(out);
+            }
+            Key::Undefined => out.number(2),
+        }
+    }
+}
+
 /// `Todo`.
 impl WriteFields for Todo {
     fn write(&self, out: &mut Out<'_>) {
         out.string(&self.id);
         out.string(&self.content);
         out.number(self.status as u32);
+    }
+}
+
+/// `Todo`'s fields, for a writer that has them but no `Todo` value.
+pub struct TodoParts<IdPart, ContentPart> {
+    pub id: IdPart,
+    pub content: ContentPart,
+    pub status: TodoStatus,
+}
+
+impl<IdPart: Part, ContentPart: Part> TodoParts<IdPart, ContentPart> {
+    pub fn write(self, out: &mut Out<'_>) {
+        self.id.put(out);
+        self.content.put(out);
+        out.number(self.status as u32);
+    }
+}
+
+/// `TooBigIssue`.
+impl WriteFields for TooBigIssue {
+    fn write(&self, out: &mut Out<'_>) {
+        out.number(self.origin as u32);
+        out.float(self.maximum);
+        out.flag(self.inclusive);
+        list(out, &self.path);
+        out.string(&self.message);
+    }
+}
+
+/// `TooBigIssue`'s fields, for a writer that has them but no `TooBigIssue` value.
+pub struct TooBigIssueParts<PathPart, MessagePart> {
+    pub origin: Origin,
+    pub maximum: f64,
+    pub inclusive: bool,
+    pub path: PathPart,
+    pub message: MessagePart,
+}
+
+impl<PathPart: Part, MessagePart: Part> TooBigIssueParts<PathPart, MessagePart> {
+    pub fn write(self, out: &mut Out<'_>) {
+        out.number(2); // its variant of `Issue`
+        out.number(self.origin as u32);
+        out.float(self.maximum);
+        out.flag(self.inclusive);
+        self.path.put(out);
+        self.message.put(out);
+    }
+}
+
+/// `TooSmallIssue`.
+impl WriteFields for TooSmallIssue {
+    fn write(&self, out: &mut Out<'_>) {
+        out.number(self.origin as u32);
+        out.float(self.minimum);
+        out.flag(self.inclusive);
+        list(out, &self.path);
+        out.string(&self.message);
+    }
+}
+
+/// `TooSmallIssue`'s fields, for a writer that has them but no `TooSmallIssue` value.
+pub struct TooSmallIssueParts<PathPart, MessagePart> {
+    pub origin: Origin,
+    pub minimum: f64,
+    pub inclusive: bool,
+    pub path: PathPart,
+    pub message: MessagePart,
+}
+
+impl<PathPart: Part, MessagePart: Part> TooSmallIssueParts<PathPart, MessagePart> {
+    pub fn write(self, out: &mut Out<'_>) {
+        out.number(1); // its variant of `Issue`
+        out.number(self.origin as u32);
+        out.float(self.minimum);
+        out.flag(self.inclusive);
+        self.path.put(out);
+        self.message.put(out);
     }
 }
 
@@ -168,6 +544,145 @@ impl WriteFields for ToolResultsOutcome {
         list(out, &self.messages);
         out.flag(self.complete);
         self.next.write(out);
+    }
+}
+
+/// `UnrecognizedKeysIssue`.
+impl WriteFields for UnrecognizedKeysIssue {
+    fn write(&self, out: &mut Out<'_>) {
+        out.strings(&self.keys);
+        list(out, &self.path);
+        out.string(&self.message);
+    }
+}
+
+/// `WriteTodos`'s fields, for a writer that has them but no `WriteTodos` value.
+pub struct WriteTodosParts<TodosPart, FocusPart, NotePart> {
+    pub todos: TodosPart,
+    pub focus: Key<FocusPart>,
+    pub note: Key<NotePart>,
+}
+
+impl<TodosPart: Part, FocusPart: Part, NotePart: Part> WriteTodosParts<TodosPart, FocusPart, NotePart> {
+    pub fn write(self, out: &mut Out<'_>) {
+        self.todos.put(out);
+        match self.focus {
+            Key::Absent => out.number(0),
+            Key::Given(value) => {
+                out.number(1);
+                value.put(out);
+            }
+            Key::Undefined => out.number(2),
+        }
+        match self.note {
+            Key::Absent => out.number(0),
+            Key::Given(value) => {
+                out.number(1);
+                value.put(out);
+            }
+            Key::Undefined => out.number(2),
+        }
+    }
+}
+
+/// `AckError`: its variant's index, then the variant.
+impl WriteFields for AckError {
+    fn write(&self, out: &mut Out<'_>) {
+        match self {
+            AckError::InvalidArguments(_) => out.number(0),
+            AckError::Refused(value) => {
+                out.number(1);
+                out.number(*value as u32);
+            }
+        }
+    }
+}
+
+/// `Issue`: its variant's index, then the variant.
+impl WriteFields for Issue {
+    fn write(&self, out: &mut Out<'_>) {
+        match self {
+            Issue::InvalidType(value) => {
+                out.number(0);
+                value.write(out);
+            }
+            Issue::TooSmall(value) => {
+                out.number(1);
+                value.write(out);
+            }
+            Issue::TooBig(value) => {
+                out.number(2);
+                value.write(out);
+            }
+            Issue::InvalidValue(value) => {
+                out.number(3);
+                value.write(out);
+            }
+            Issue::UnrecognizedKeys(value) => {
+                out.number(4);
+                value.write(out);
+            }
+            Issue::InvalidUnion(value) => {
+                out.number(5);
+                value.write(out);
+            }
+            Issue::InvalidFormat(value) => {
+                out.number(6);
+                value.write(out);
+            }
+            Issue::InvalidJson(value) => {
+                out.number(7);
+                value.write(out);
+            }
+            Issue::Custom(value) => {
+                out.number(8);
+                value.write(out);
+            }
+        }
+    }
+}
+
+/// `PathSegment`: its variant's index, then the variant.
+impl WriteFields for PathSegment {
+    fn write(&self, out: &mut Out<'_>) {
+        match self {
+            PathSegment::Key(value) => {
+                out.number(0);
+                out.string(value);
+            }
+            PathSegment::Index(value) => {
+                out.number(1);
+                out.number(*value);
+            }
+        }
+    }
+}
+
+/// `PathSegment::Key`, as a `PathSegment`.
+pub fn path_segment_key(out: &mut Out<'_>, value: impl Part) {
+    out.number(0);
+    value.put(out);
+}
+
+/// `PathSegment::Index`, as a `PathSegment`.
+pub fn path_segment_index(out: &mut Out<'_>, value: u32) {
+    out.number(1);
+    out.number(value);
+}
+
+/// `PlannerAck`: its variant's index, then the variant.
+impl WriteFields for PlannerAck {
+    fn write(&self, out: &mut Out<'_>) {
+        match self {
+            PlannerAck::Accepted(value) => {
+                out.number(0);
+                value.write(out);
+            }
+            PlannerAck::Rejected(value) => {
+                out.number(1);
+                value.write(out);
+            }
+        }
     }
 }
 

@@ -184,11 +184,6 @@ impl<'o> Out<'o> {
         self.text_of(s.as_bytes(), utf16_length(s.as_bytes()));
     }
 
-    /// [`Self::string`] for ASCII text, whose length needs no counting.
-    pub fn ascii(&mut self, s: &str) {
-        self.text_of(s.as_bytes(), s.len() as u32);
-    }
-
     /// A string of a small fixed set, which the JS layer keeps by `id` once it has read
     /// it: its text only when the JS layer has not had it (`kept` false). This spares the
     /// text output, and decoding it, when every string of a result is one of these
@@ -210,6 +205,7 @@ impl<'o> Out<'o> {
         }
     }
 
+    #[cfg(feature = "core")]
     pub fn optional_string(&mut self, s: Option<&str>) {
         self.flag(s.is_some());
         if let Some(s) = s {
@@ -220,7 +216,6 @@ impl<'o> Out<'o> {
     /// A string that ends the text output (nothing is written after it): only its start,
     /// since the JS layer takes the text from there to the end. A long text (a composed
     /// prompt) is then not walked to count its length.
-    #[cfg(feature = "session")]
     pub fn last_string(&mut self, s: &str) {
         self.numbers.push(self.units);
         self.text.extend_from_slice(s.as_bytes());
@@ -264,7 +259,7 @@ mod tests {
         let (mut numbers, mut text) = (Vec::new(), Vec::new());
         let mut out = Out::new(&mut numbers, &mut text);
         out.string("añ😀");
-        out.ascii("ok");
+        out.string("ok");
         out.string_with(|text| text.extend_from_slice("é!".as_bytes()));
         out.last_string("😀 end");
         assert_eq!(numbers, [0, 4, 4, 2, 6, 2, 8]);

@@ -1,9 +1,10 @@
 //! Plain `write_todos` mistakes (see `validate::write_todos`), written as the issues they
-//! stand for (`wasm::issues`) without making those issues first: the invalid path of the
-//! primitives, kept as fast as the valid one. A twin of `wasm::issues` kept for speed:
-//! with the mistakes made issues and written there instead, `make bench`'s invalid row
-//! went from 0.12–0.24 to 0.26–0.91 of JSON.parse + zod (limit 0.5; the module 1.1 KB
-//! gzip smaller).
+//! stand for without making those issues first: the invalid path of the primitives, kept
+//! as fast as the valid one. It writes each issue's fields through the generated
+//! `…IssueParts` writers (`field_writers.rs`), so the layout is the one `Issue`'s writer
+//! has. Kept for speed: with the mistakes made issues and written as those instead,
+//! `make bench`'s invalid row went from 0.12–0.24 to 0.26–0.91 of JSON.parse + zod
+//! (limit 0.5; the module 1.1 KB gzip smaller).
 //!
 //! Every string of such an issue is one of a small set (the schema's keys and statuses,
 //! and a message per kind of mistake), so each crosses as text once and then by its id
@@ -12,6 +13,9 @@
 
 use std::cell::RefCell;
 
+use super::field_writers::{path_segment_index, path_segment_key};
+use super::field_writers::{InvalidFormatIssueParts, InvalidTypeIssueParts, InvalidValueIssueParts};
+use super::field_writers::{TooBigIssueParts, TooSmallIssueParts};
 use super::io::Out;
 use crate::error::issue::Origin;
 use crate::validate::write_todos::{Mistake, Place, What, STATUSES};
@@ -35,32 +39,30 @@ const STATUS: usize = 5;
 const FIRST_STATUS: usize = 6;
 
 impl Out<'_> {
-    /// [`Self::issues`] for plain mistakes, without making them issues first.
+    /// Plain mistakes as the list of issues they stand for, without making those issues.
     pub fn mistakes(&mut self, mistakes: &[Mistake]) {
-        self.numbers.push(mistakes.len() as u32);
+        self.count(mistakes.len());
         for mistake in mistakes {
-            self.numbers.push(match mistake.what {
-                What::WrongType(..) => 0,
-                What::TooSmall(..) => 1,
-                What::TooBig(..) => 2,
-                What::NotAStatus => 3,
-                What::LoneSurrogate => 6,
-            });
-            self.place(mistake.at);
+            let path = |out: &mut Out<'_>| place(out, mistake.at);
+            let message =
+                |out: &mut Out<'_>| with_message(mistake, |index, message| kept(out, NAMES.len() + index, message));
             match mistake.what {
-                What::WrongType(expected, _) => self.numbers.push(expected as u32),
-                What::TooSmall(origin, limit) | What::TooBig(origin, limit) => {
-                    self.size(origin, f64::from(limit), true)
+                What::WrongType(expected, _) => InvalidTypeIssueParts { expected, path, message }.write(self),
+                What::TooSmall(origin, limit) => {
+                    TooSmallIssueParts { origin, minimum: f64::from(limit), inclusive: true, path, message }.write(self)
+                }
+                What::TooBig(origin, limit) => {
+                    TooBigIssueParts { origin, maximum: f64::from(limit), inclusive: true, path, message }.write(self)
                 }
                 What::NotAStatus => {
-                    self.numbers.push(STATUSES.len() as u32);
-                    for id in FIRST_STATUS..FIRST_STATUS + STATUSES.len() {
-                        self.name(id);
-                    }
+                    let values = |out: &mut Out<'_>| {
+                        out.count(STATUSES.len());
+                        (FIRST_STATUS..FIRST_STATUS + STATUSES.len()).for_each(|id| name(out, id));
+                    };
+                    InvalidValueIssueParts { values, path, message }.write(self)
                 }
-                What::LoneSurrogate => self.numbers.push(Origin::String as u32),
+                What::LoneSurrogate => InvalidFormatIssueParts { origin: Origin::String, path, message }.write(self),
             }
-            self.mistake_message(mistake);
         }
     }
 
@@ -79,54 +81,58 @@ impl Out<'_> {
             }
         });
     }
+}
 
-    fn mistake_message(&mut self, mistake: &Mistake) {
-        with_message(mistake, |index, message| self.kept(NAMES.len() + index, message));
-    }
+/// The name `id` of [`NAMES`].
+fn name(out: &mut Out<'_>, id: usize) {
+    kept(out, id, NAMES[id]);
+}
 
-    fn name(&mut self, id: usize) {
-        self.kept(id, NAMES[id]);
-    }
+/// The interned string `id`, as text only if the JS layer has not had it.
+fn kept(out: &mut Out<'_>, id: usize, text: &str) {
+    let kept = SENT.with(|sent| {
+        let mut sent = sent.borrow_mut();
+        if sent.len() <= id {
+            sent.resize(id + 1, false);
+        }
+        std::mem::replace(&mut sent[id], true)
+    });
+    out.interned(id as u32, text, kept);
+}
 
-    /// The interned string `id`, as text only if the JS layer has not had it.
-    fn kept(&mut self, id: usize, text: &str) {
-        let kept = SENT.with(|sent| {
-            let mut sent = sent.borrow_mut();
-            if sent.len() <= id {
-                sent.resize(id + 1, false);
-            }
-            std::mem::replace(&mut sent[id], true)
-        });
-        self.interned(id as u32, text, kept);
-    }
-
-    fn place(&mut self, place: Place) {
-        let in_todo = |writer: &mut Self, index: u32, field: usize| {
-            writer.numbers.push(3);
-            writer.numbers.push(0);
-            writer.name(TODOS);
-            writer.numbers.extend([1, index, 0]);
-            writer.numbers.push(0);
-            writer.name(field);
-        };
-        match place {
-            Place::Root => self.numbers.push(0),
-            Place::Todos | Place::Focus | Place::Note => {
-                self.numbers.extend([1, 0]);
-                self.name(match place {
-                    Place::Todos => TODOS,
+/// Where a mistake is, as its issue's path.
+fn place(out: &mut Out<'_>, place: Place) {
+    let key = |out: &mut Out<'_>, id: usize| path_segment_key(out, |out: &mut Out<'_>| name(out, id));
+    match place {
+        Place::Root => out.count(0),
+        Place::Todos | Place::Focus | Place::Note => {
+            out.count(1);
+            key(
+                out,
+                match place {
                     Place::Focus => FOCUS,
-                    _ => NOTE,
-                });
-            }
-            Place::Todo(index) => {
-                self.numbers.extend([2, 0]);
-                self.name(TODOS);
-                self.numbers.extend([1, index, 0]);
-            }
-            Place::Id(index) => in_todo(self, index, ID),
-            Place::Content(index) => in_todo(self, index, CONTENT),
-            Place::Status(index) => in_todo(self, index, STATUS),
+                    Place::Note => NOTE,
+                    _ => TODOS,
+                },
+            );
+        }
+        Place::Todo(index) => {
+            out.count(2);
+            key(out, TODOS);
+            path_segment_index(out, index);
+        }
+        Place::Id(index) | Place::Content(index) | Place::Status(index) => {
+            out.count(3);
+            key(out, TODOS);
+            path_segment_index(out, index);
+            key(
+                out,
+                match place {
+                    Place::Id(_) => ID,
+                    Place::Content(_) => CONTENT,
+                    _ => STATUS,
+                },
+            );
         }
     }
 }
@@ -203,7 +209,7 @@ mod tests {
         ];
         let issues: Vec<Issue> = mistakes.iter().map(Mistake::issue).collect();
         let (mut numbers, mut text) = (Vec::new(), Vec::new());
-        Out::new(&mut numbers, &mut text).issues(&issues);
+        crate::wasm::field_writers::list(&mut Out::new(&mut numbers, &mut text), &issues);
         // (No other number of these issues has the high bit, and their text is ASCII.)
         assert!(numbers.iter().all(|n| n & INTERNED == 0) && text.is_ascii());
         SENT.with(|sent| sent.borrow_mut().clear());

@@ -30,7 +30,6 @@ mod primitives;
 #[cfg_attr(not(all(feature = "core", feature = "session")), allow(dead_code))]
 mod field_writers;
 mod io;
-mod issues;
 #[cfg(feature = "core")]
 mod mistakes;
 #[cfg(feature = "session")]
@@ -60,6 +59,7 @@ pub use io::{pl_header, pl_input};
 
 use crate::error::Error;
 use crate::json::decimals::Decimals;
+use field_writers::WriteFields;
 
 /// Installs the panic hook when the module starts, so a planloop bug reaches the console
 /// with its message rather than as a bare `unreachable`.
@@ -107,19 +107,9 @@ fn dispatch(op: Op, handle: u32, input: Input<'_>, now_ms: f64) -> Result<Status
     Err(Error::internal(&format!("operation {} is not in this module", op as u32)))
 }
 
-/// An error for the JS layer's `PlanloopError`: its code, its message, then `data`'s
-/// fields (`argument`, `issues`, `detail`), each optional.
+/// An error, as fields for the JS layer's `PlanloopError`.
 fn write_error(error: &Error) {
-    io::write(|out| {
-        out.ascii(error.code.as_str());
-        out.string(&error.message);
-        out.optional_string(error.data.argument.as_deref());
-        out.flag(error.data.issues.is_some());
-        if let Some(issues) = &error.data.issues {
-            out.issues(issues);
-        }
-        out.optional_string(error.data.detail.as_deref());
-    });
+    io::write(|out| error.write(out));
 }
 
 /// The host's decimal numbers for the core (see `json::decimals`): `parseFloat` reads a
@@ -220,22 +210,18 @@ ops! {
 pub enum Status {
     /// The text output is JSON.
     Json = 0,
-    /// A PlanloopError, as fields: its code, its message, then `data`'s (see `write_error`).
+    /// A PlanloopError, as fields (`Error`'s).
     Error = 1,
     /// Nothing to read (`undefined`).
     Nothing = 2,
     /// The number output holds one number (a handle, a count).
     Number = 3,
-    /// Valid `write_todos` arguments: the number output says where their strings are in
-    /// the text the JS layer sent (see `primitives::write_found`).
-    Found = 4,
-    /// An accepted `write_todos` call: the number output holds the ack and where the id
-    /// of the todo in progress is in the text the JS layer sent.
-    Accepted = 5,
-    /// Invalid `write_todos` arguments: zod's issues, as `wasm::issues` writes them.
+    /// A structured result (as `Fields`) whose strings are places in the text the JS
+    /// layer sent: valid `write_todos` arguments, or the ack of an accepted call, read
+    /// from their text (see `primitives::Spans`).
+    Spans = 4,
+    /// Invalid `write_todos` arguments: zod's issues, as fields (a list of `Issue`).
     Issues = 6,
-    /// A `write_todos` call refused for its arguments: the ack's message, then its issues.
-    Rejected = 7,
     /// A structured result, as `io::Out` writes them; the call's reader in the JS layer
     /// knows its shape.
     Fields = 8,
@@ -251,10 +237,8 @@ impl Status {
         ("Error", Status::Error as u32),
         ("Nothing", Status::Nothing as u32),
         ("Number", Status::Number as u32),
-        ("Found", Status::Found as u32),
-        ("Accepted", Status::Accepted as u32),
+        ("Spans", Status::Spans as u32),
         ("Issues", Status::Issues as u32),
-        ("Rejected", Status::Rejected as u32),
         ("Fields", Status::Fields as u32),
         ("Value", Status::Value as u32),
     ];

@@ -5,16 +5,16 @@
 use std::cell::RefCell;
 
 use super::arguments;
-use super::field_writers::WriteFields;
+use super::field_writers::{list, AcceptedAckParts, Key, RejectedAckParts, TodoParts, WriteFields, WriteTodosParts};
 use super::io::Out;
-use super::io::{fields, json_text, number, set_numbers, write};
+use super::io::{fields, json_text, number, write};
 use super::slab::{self, Slab};
 use super::Input;
 use super::{Op, Status};
 use crate::error::Result;
 use crate::json::from_value::from_value;
 use crate::json::value::Value;
-use crate::plan::planner::{self, AckError, Applied, PlannerAck, PlannerState};
+use crate::plan::planner::{self, AckError, Applied, InvalidArgumentsCode, PlannerState};
 use crate::plan::todos::{self, Todo, TodoStatus, ToolArgs, WriteTodosValidation};
 use crate::plan::todos::{WRITE_TODOS_DESCRIPTION, WRITE_TODOS_SCHEMA};
 use crate::sort::sort_by;
@@ -39,7 +39,7 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, now_ms: f64) -> Option<Result
         Op::WriteTodosJsonSchema => json_text(WRITE_TODOS_SCHEMA.as_bytes()),
         // The JS layer makes the definition, the schema without its document keywords.
         Op::ToolDefinitions => fields(|out| {
-            out.ascii("write_todos");
+            out.string("write_todos");
             out.string(WRITE_TODOS_DESCRIPTION.trim_end());
             out.string(WRITE_TODOS_SCHEMA);
         }),
@@ -73,7 +73,8 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, now_ms: f64) -> Option<Result
                 Value::String(text) => ToolArgs::Text(text.as_bytes()),
                 value => ToolArgs::Value(value),
             };
-            ack(planner.apply_write_todos(args, a.now_ms, HOST)?)
+            let ack = planner.apply_write_todos(args, a.now_ms, HOST)?;
+            fields(|out| ack.write(out))
         }),
         Op::PlannerSnapshot => slab::with(&PLANNERS, handle, |planner| fields(|out| planner.snapshot().write(out))),
         Op::LogNew => {
@@ -136,17 +137,14 @@ fn unquoted(literal: &[u8]) -> Result<Vec<u8>> {
 
 /// `validateWriteTodos`: plainly valid arguments as the places of their strings, for the
 /// JS layer to slice from its own string; plain mistakes as issues for it to build;
-/// anything else through the full path, as JSON.
+/// anything else through the full path.
 fn validate(given: Input<'_>, host: bool) -> Result<Status> {
     let input = given.bytes;
     match write_todos::read(input, host, HOST) {
-        Outcome::Valid(found) => {
-            write_found(given, &found);
-            return Ok(Status::Found);
-        }
+        Outcome::Valid(found) => return spans(given, |out, spans| write_found(out, spans, &found)),
         Outcome::Invalid(mistakes) => return issues(&mistakes),
         Outcome::NotJson(error) => {
-            write(|out| out.issues(&[error.issue()]));
+            write(|out| list(out, &[error.issue()]));
             return Ok(Status::Issues);
         }
         Outcome::Unsure => {}
@@ -157,59 +155,43 @@ fn validate(given: Input<'_>, host: bool) -> Result<Status> {
     };
     match todos::validate(args, HOST)? {
         WriteTodosValidation::Failure { error, .. } => {
-            write(|out| out.issues(&error.issues));
+            write(|out| list(out, &error.issues));
             Ok(Status::Issues)
         }
         WriteTodosValidation::Success { data, .. } => {
             // The todos read as the core reads any todo.
             let todos: Vec<Todo> = from_value(data.get("todos").cloned().unwrap_or(Value::Undefined))?;
-            fields(|out| write_data(out, &todos, &data))
+            // `focus` and `note` as zod gives them: absent, a string, or `undefined`.
+            let key = |name| match data.get(name) {
+                Some(Value::String(s)) => Key::Given(&**s),
+                Some(Value::Undefined) => Key::Undefined,
+                _ => Key::Absent,
+            };
+            let todos = |out: &mut Out<'_>| list(out, &todos);
+            fields(|out| WriteTodosParts { todos, focus: key("focus"), note: key("note") }.write(out))
         }
     }
 }
 
-/// Valid arguments the full path read, for the JS layer to build as [`write_found`]'s:
-/// `todos`; then `data`'s `focus` and `note`, each as a kind (0 absent, 1 a string, 2
-/// `undefined`, which zod keeps) and the string.
-fn write_data(out: &mut Out<'_>, todos: &[Todo], data: &Value<'_>) {
-    out.count(todos.len());
-    todos.iter().for_each(|todo| todo.write(out));
-    for key in ["focus", "note"] {
-        match data.get(key) {
-            Some(Value::String(s)) => {
-                out.number(1);
-                out.string(s);
-            }
-            Some(Value::Undefined) => out.number(2),
-            _ => out.number(0),
-        }
-    }
-}
-
-/// `applyWriteTodos`: an accepted call as numbers (the ack, and where the id of the todo
-/// in progress lies), a refusal for plain mistakes as its message and issues, anything
-/// else as JSON.
+/// `applyWriteTodos`: an accepted call as its ack, with the id of the todo in progress as
+/// its place in the text; a refusal for plain mistakes as its message and issues;
+/// anything else as the ack the core made.
 fn apply(planner: &mut PlannerState, given: Input<'_>, host: bool, now_ms: f64) -> Result<Status> {
-    applied(given, planner.apply_text(given.bytes, host, now_ms, HOST)?)
-}
-
-/// An applied call given as text: accepted, as numbers (the ack, and where the id of the
-/// todo in progress lies in the text); refused for plain mistakes, as its message and
-/// issues; anything else as the ack.
-fn applied(given: Input<'_>, applied: Applied) -> Result<Status> {
-    match applied {
-        Applied::Found { found, revision } => {
+    match planner.apply_text(given.bytes, host, now_ms, HOST)? {
+        Applied::Found { found, revision } => spans(given, |out, spans| {
             let in_progress = in_progress(&found).map(|i| found.todos[i].id);
-            set_numbers(|numbers| {
-                let mut spans = Spans::new(numbers, given);
-                spans.numbers.extend([revision, found.todos.len() as u32]);
-                spans.push(in_progress);
-                spans.in_utf16(given);
-            });
-            Ok(Status::Accepted)
-        }
-        Applied::Mistaken(mistakes) => rejection(&mistakes),
-        Applied::Ack(ack) => self::ack(ack),
+            let in_progress = in_progress.map(|span| move |out: &mut Out<'_>| spans.put(out, span));
+            AcceptedAckParts { revision, todo_count: found.todos.len() as u32, in_progress }.write(out)
+        }),
+        Applied::Mistaken(mistakes) => fields(|out| {
+            RejectedAckParts {
+                error: AckError::InvalidArguments(InvalidArgumentsCode),
+                message: |out: &mut Out<'_>| out.summary(planner::REJECTION_HEAD, &mistakes),
+                issues: Key::Given(|out: &mut Out<'_>| out.mistakes(&mistakes)),
+            }
+            .write(out)
+        }),
+        Applied::Ack(ack) => fields(|out| ack.write(out)),
     }
 }
 
@@ -224,112 +206,67 @@ fn issues(mistakes: &[Mistake]) -> Result<Status> {
     Ok(Status::Issues)
 }
 
-/// The refusal of a call for invalid arguments: its message and its issues.
-fn rejection(mistakes: &[Mistake]) -> Result<Status> {
-    write(|out| {
-        out.summary(planner::REJECTION_HEAD, mistakes);
-        out.mistakes(mistakes);
-    });
-    Ok(Status::Rejected)
-}
-
-/// An ack the full path made: a rejection for invalid arguments as its message and
-/// issues; any other as fields: 1, the revision, the todo count and the todo in
-/// progress for an accepted call; 0, the error code and the message for a refused one.
-fn ack(ack: PlannerAck) -> Result<Status> {
-    match &ack {
-        PlannerAck::Rejected(rejected) => match (&rejected.issues, rejected.error) {
-            (Some(issues), _) => {
-                write(|out| {
-                    out.string(&rejected.message);
-                    out.issues(issues);
-                });
-                Ok(Status::Rejected)
-            }
-            (None, error) => fields(|out| {
-                out.flag(false);
-                out.ascii(match error {
-                    AckError::Refused(refusal) => refusal.as_str(),
-                    AckError::InvalidArguments(_) => "invalid_arguments",
-                });
-                out.string(&rejected.message);
-            }),
-        },
-        PlannerAck::Accepted(accepted) => fields(|out| {
-            out.flag(true);
-            out.number(accepted.revision);
-            out.number(accepted.todo_count);
-            out.optional_string(accepted.in_progress.as_deref());
-        }),
-    }
-}
-
-/// The number output of [`Status::Found`], read in order by `foundArgs` in
-/// `js/primitives.ts`: the todo count; then `focus` and `note`, each as a kind (0 absent,
-/// 1 a string, 2 `undefined`) and a span; then per todo its id span, its content span and
-/// its status (0 pending, 1 in progress, 2 completed).
-fn write_found(given: Input<'_>, found: &Found) {
-    set_numbers(|numbers| {
-        let mut spans = Spans::new(numbers, given);
-        spans.numbers.push(found.todos.len() as u32);
-        for field in [found.focus, found.note] {
-            let (kind, span) = match field {
-                Field::Absent => (0, None),
-                Field::Text(span) => (1, Some(span)),
-                Field::Undefined => (2, None),
-            };
-            spans.numbers.push(kind);
-            spans.push(span);
-        }
+/// Valid arguments found in the text, as `WriteTodos` (their strings as places in it).
+fn write_found(out: &mut Out<'_>, spans: &Spans, found: &Found) {
+    let todos = |out: &mut Out<'_>| {
+        out.count(found.todos.len());
         for todo in found.todos.iter() {
-            spans.push(Some(todo.id));
-            spans.push(Some(todo.content));
-            spans.numbers.push(u32::from(todo.status));
+            let id = |out: &mut Out<'_>| spans.put(out, todo.id);
+            let content = |out: &mut Out<'_>| spans.put(out, todo.content);
+            TodoParts { id, content, status: TodoStatus::from_index(todo.status) }.write(out);
         }
-        spans.in_utf16(given);
+    };
+    let key = |field| match field {
+        Field::Absent => Key::Absent,
+        Field::Text(span) => Key::Given(move |out: &mut Out<'_>| spans.put(out, span)),
+        Field::Undefined => Key::Undefined,
+    };
+    WriteTodosParts { todos, focus: key(found.focus), note: key(found.note) }.write(out);
+}
+
+/// A result `fill` writes whose strings are places in the text given (see [`Spans`]).
+fn spans(given: Input<'_>, fill: impl FnOnce(&mut Out<'_>, &Spans)) -> Result<Status> {
+    let spans = Spans { offsets: (!given.ascii).then(|| RefCell::new(Vec::new())) };
+    write(|out| {
+        fill(out, &spans);
+        spans.in_utf16(out.numbers, given);
     });
+    Ok(Status::Spans)
 }
 
-/// A number output holding spans of the caller's string, each three numbers (`found` in
-/// `js/primitives.ts` reads them): 1, or 2 when the string holds escapes (to be decoded
-/// rather than sliced), or 0 for none; then its start and end, between the quotes, in
+/// The strings of a result read from the text the JS layer sent, as their places in it
+/// (`SpanReader` in `js/engine.ts` reads them): 1 when the string holds escapes (to be
+/// decoded rather than sliced), else 0; then its start and end between the quotes, in
 /// bytes as the reader found them and, once [`Spans::in_utf16`] has run, in UTF-16 units.
-struct Spans<'n> {
-    numbers: &'n mut Vec<u32>,
-    /// Where each start and end is in `numbers`, when they must be turned into UTF-16
-    /// offsets (the caller's string is not ASCII).
-    offsets: Option<Vec<usize>>,
+struct Spans {
+    /// Where each start and end is in the number output, when they must be turned into
+    /// UTF-16 offsets (the text is not ASCII).
+    offsets: Option<RefCell<Vec<usize>>>,
 }
 
-impl<'n> Spans<'n> {
-    fn new(numbers: &'n mut Vec<u32>, given: Input<'_>) -> Self {
-        Spans { numbers, offsets: (!given.ascii).then(Vec::new) }
-    }
-
+impl Spans {
     /// Inlined, with the three numbers copied as one slice: this module's inliner leaves
     /// calls of cost over 50 (scripts/build.mjs), and left a call, writing the spans took
     /// a tenth of a validate-and-apply loop.
     #[inline]
-    fn push(&mut self, span: Option<Span>) {
-        let at = self.numbers.len();
-        match span {
-            Some(span) => self.numbers.extend_from_slice(&[1 + u32::from(span.escaped), span.start, span.end]),
-            None => self.numbers.extend_from_slice(&[0, 0, 0]),
-        }
-        if let Some(offsets) = &mut self.offsets {
-            offsets.extend([at + 1, at + 2]);
+    fn put(&self, out: &mut Out<'_>, span: Span) {
+        let at = out.numbers.len();
+        out.numbers.extend_from_slice(&[u32::from(span.escaped), span.start, span.end]);
+        if let Some(offsets) = &self.offsets {
+            offsets.borrow_mut().extend([at + 1, at + 2]);
         }
     }
 
     /// Turns the byte offsets into UTF-16 offsets of `given` (the same for ASCII text).
-    fn in_utf16(self, given: Input<'_>) {
-        let (numbers, Some(mut order)) = (self.numbers, self.offsets) else {
+    fn in_utf16(&self, numbers: &mut [u32], given: Input<'_>) {
+        let Some(offsets) = &self.offsets else {
             return;
         };
+        let mut order = offsets.borrow_mut();
         // Offsets with one value get the same answer, so their order does not matter.
         sort_by(&mut order, |&a, &b| numbers[a] < numbers[b]);
         let (mut byte, mut unit) = (0usize, 0u32);
-        for slot in order {
+        for &slot in order.iter() {
             let target = numbers[slot] as usize;
             for &b in given.bytes.get(byte..target).unwrap_or_default() {
                 // A UTF-8 lead byte starts one code unit, a four-byte one two.

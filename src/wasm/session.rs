@@ -13,6 +13,7 @@ use crate::error::Result;
 use crate::json::from_value::{from_value, FromValue};
 use crate::json::value::Value;
 use crate::plan::tools;
+use crate::prompts::compose::{Composed, Composition};
 
 use crate::json::decimals::Decimals;
 use crate::json::{Decoded, Parser};
@@ -64,8 +65,9 @@ pub fn call(op: Op, handle: u32, given: Input<'_>) -> Option<Result<Status>> {
         Op::SessionStepPlan => with(&|s| value(&s.step_plan())),
         Op::SessionSystemPrompt => with(&|s| {
             let a = arguments::SessionSystemPrompt::read(input)?;
-            let composed = s.system_prompt(a.parts, a.now_ms)?;
-            compose::composed_fields(&composed.components, &composed.unresolved, &composed.prompt)
+            let Composed { prompt, components, unresolved } = s.system_prompt(a.parts, a.now_ms)?;
+            let components = components.iter().map(String::as_str).collect();
+            fields(|out| Composition { prompt, components, unresolved }.write(out))
         }),
         Op::SessionBeginTurn => with(&|s| value(&s.begin_turn(arguments::SessionBeginTurn::read(input)?.input)?)),
         Op::SessionApprove => with(&|s| {

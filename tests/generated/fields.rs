@@ -2,8 +2,14 @@
 //! (`src/wasm/field_writers.rs`) and a reader in TypeScript
 //! (`src/wasm/js/boundary.ts`), both made here from the type's JSON Schema, so that
 //! no layout is written by hand on either side. A type declared here must have a fixed
-//! layout: every property required, each of a kind below (a schema this does not know
-//! stops the generator).
+//! layout: each property of a kind below (a schema this does not know stops the
+//! generator).
+//!
+//! The layout, for each kind: a string, a number or a flag as `Out` writes it; a float
+//! as its two halves; an enum of names as its index; a constant as nothing (the reader
+//! knows it); a union as the index of its variant, then the variant; a list as a count,
+//! then each item; an optional value as a flag, then the value; a key that may be left
+//! out as 0 (left out), 1 (then the value) or 2 (given as `undefined`, which zod keeps).
 
 use std::collections::BTreeMap;
 
@@ -18,16 +24,78 @@ pub struct Fields {
     structs: BTreeMap<String, Struct>,
     /// Each enum of names (crossing as its index) → its Rust path and the names, in order.
     enums: BTreeMap<String, (String, Vec<String>)>,
+    /// Each union (an untagged enum), by name.
+    unions: BTreeMap<String, Union>,
     /// Enum variants: (Rust enum path, variant name, tag value, schema).
     variants: Vec<(String, String, String, Map<String, Value>)>,
+    /// Schema names that stand for a declared struct (`#[schemars(with = …)]`).
+    aliases: BTreeMap<String, String>,
 }
 
 /// A struct that crosses as fields.
-struct Struct {
+pub struct Struct {
     path: String,
+    /// What follows the path in the Rust type (`<'_>`).
+    generics: &'static str,
     schema: Map<String, Value>,
     /// The Rust names of the properties serde renames (JSON name → field name).
     renamed: Vec<(&'static str, &'static str)>,
+    /// Whether the Rust type itself is written (`WriteFields`), and whether a `…Parts`
+    /// writer is made, for a writer that has the fields but not the type.
+    whole: bool,
+    parts: bool,
+    /// A string property written last, as the text's end (see `Out::last_string`).
+    ending: Option<&'static str>,
+    /// Whether the API's types name it (the reader's return type).
+    typed: bool,
+}
+
+impl Struct {
+    /// Serde renames these fields: each JSON name with its field's name.
+    pub fn renamed(&mut self, renamed: &[(&'static str, &'static str)]) -> &mut Self {
+        self.renamed = renamed.to_vec();
+        self
+    }
+
+    /// Makes a `…Parts` writer too.
+    pub fn parts(&mut self) -> &mut Self {
+        self.parts = true;
+        self
+    }
+
+    /// Makes only the `…Parts` writer (the Rust type cannot hold every value the
+    /// layout carries).
+    pub fn parts_only(&mut self) -> &mut Self {
+        self.whole = false;
+        self.parts()
+    }
+
+    /// Writes `key`, a string, last (it may be long: it is not counted).
+    pub fn ending(&mut self, key: &'static str) -> &mut Self {
+        self.ending = Some(key);
+        self
+    }
+
+    /// The Rust type written is `path` (with `generics`), not the schema's own.
+    pub fn written_as(&mut self, path: &str, generics: &'static str) -> &mut Self {
+        self.path = path.to_owned();
+        self.generics = generics;
+        self
+    }
+
+    /// The API's types do not name it: its reader's type is inferred.
+    pub fn untyped(&mut self) -> &mut Self {
+        self.typed = false;
+        self
+    }
+}
+
+/// An untagged enum: its Rust path and, per variant, its Rust name and schema.
+struct Union {
+    path: String,
+    variants: Vec<(String, Value)>,
+    /// Whether each variant gets a writer of its own (for a `…Parts` writer's caller).
+    parts: bool,
 }
 
 fn schema_of<T: JsonSchema>() -> Map<String, Value> {
@@ -40,17 +108,22 @@ fn rust_path<T>() -> String {
 }
 
 impl Fields {
-    /// A struct that crosses as fields (every struct and enum it holds must be added too).
-    pub fn add<T: JsonSchema>(&mut self) {
-        self.add_renamed::<T>(&[]);
-    }
-
-    /// [`Fields::add`] for a struct some of whose fields serde renames: `renamed` pairs
-    /// each JSON name with its field's name.
-    pub fn add_renamed<T: JsonSchema>(&mut self, renamed: &[(&'static str, &'static str)]) {
+    /// A struct that crosses as fields (every struct, enum and union it holds must be
+    /// declared too).
+    pub fn add<T: JsonSchema>(&mut self) -> &mut Struct {
         let schema = schema_of::<T>();
         let name = schema["title"].as_str().unwrap().to_owned();
-        self.structs.insert(name, Struct { path: rust_path::<T>(), schema, renamed: renamed.to_vec() });
+        let declared = Struct {
+            path: rust_path::<T>(),
+            generics: "",
+            schema,
+            renamed: Vec::new(),
+            whole: true,
+            parts: false,
+            ending: None,
+            typed: true,
+        };
+        self.structs.entry(name).or_insert(declared)
     }
 
     /// An enum of names (a fieldless enum serde writes as strings): it crosses as the index
@@ -60,6 +133,22 @@ impl Fields {
         let name = schema["title"].as_str().unwrap().to_owned();
         let names = enum_names(&Value::Object(schema)).expect("an enum of names");
         self.enums.insert(name, (rust_path::<T>(), names));
+    }
+
+    /// An untagged enum whose Rust variants are `variants`, in order; with `parts`, a
+    /// writer per variant too.
+    pub fn union<T: JsonSchema>(&mut self, variants: &[&str], parts: bool) {
+        let schema = schema_of::<T>();
+        let name = schema["title"].as_str().unwrap().to_owned();
+        let options = schema["anyOf"].as_array().expect("an untagged enum");
+        assert_eq!(options.len(), variants.len(), "{name}: one Rust name per variant");
+        let variants = variants.iter().zip(options).map(|(v, o)| (v.to_string(), o.clone())).collect();
+        self.unions.insert(name, Union { path: rust_path::<T>(), variants, parts });
+    }
+
+    /// The schema names `alias` stands for the declared struct `name`.
+    pub fn alias(&mut self, alias: &str, name: &str) {
+        self.aliases.insert(alias.to_owned(), name.to_owned());
     }
 
     /// One variant of an enum tagged by `type` (`#[serde(tag = "type")]`): the one whose
@@ -79,17 +168,32 @@ impl Fields {
              //! tests/generated/fields.rs. Do not edit.\n\n\
              use super::io::Out;\n",
         );
-        let mut paths: Vec<&str> = self.structs.values().map(|s| s.path.as_str()).collect();
+        let mut paths: Vec<&str> = self.structs.values().filter(|s| s.whole).map(|s| s.path.as_str()).collect();
         paths.extend(self.enums.values().map(|(path, _)| path.as_str()));
-        paths.sort_unstable();
+        paths.extend(self.unions.values().map(|u| u.path.as_str()));
+        // (As rustfmt orders them: modules before types.)
+        paths.sort_by_key(|path| path.split("::").map(|s| (s.starts_with(char::is_uppercase), s)).collect::<Vec<_>>());
+        paths.dedup();
         paths.iter().for_each(|path| out.push_str(&format!("use {path};\n")));
         out.push_str(
             "\n/// A result that crosses as fields.\n\
              pub trait WriteFields {\n    fn write(&self, out: &mut Out<'_>);\n}\n\n\
              /// A count, then each item.\n\
-             fn list<T: WriteFields>(out: &mut Out<'_>, items: &[T]) {\n    \
+             pub fn list<T: WriteFields>(out: &mut Out<'_>, items: &[T]) {\n    \
              out.count(items.len());\n    items.iter().for_each(|item| item.write(out));\n}\n",
         );
+        if self.structs.values().any(|s| s.parts) {
+            out.push_str(
+                "\n/// A field of a `…Parts` writer that is not a plain value: a string, or what writes\n\
+                 /// the field (a writer that has the parts of a result but not its Rust value).\n\
+                 pub trait Part {\n    fn put(self, out: &mut Out<'_>);\n}\n\n\
+                 impl Part for &str {\n    fn put(self, out: &mut Out<'_>) {\n        out.string(self);\n    }\n}\n\n\
+                 impl<F: FnOnce(&mut Out<'_>)> Part for F {\n    fn put(self, out: &mut Out<'_>) {\n        self(out);\n    }\n}\n\n\
+                 /// A key a `…Parts` writer may leave out.\n\
+                 #[allow(dead_code)]\n\
+                 pub enum Key<P> {\n    Absent,\n    Given(P),\n    /// Given as `undefined`, which zod keeps.\n    Undefined,\n}\n",
+            );
+        }
         for (name, (path, names)) in &self.enums {
             let name_of = short(path);
             out.push_str(&format!("\n// `{name}` crosses as its index in [{}].\n", names.join(", ")));
@@ -97,19 +201,20 @@ impl Fields {
                 out.push_str(&format!("const _: () = assert!({name_of}::{} as u32 == {index});\n", pascal(value)));
             }
         }
-        for (name, Struct { path, schema, renamed }) in &self.structs {
-            out.push_str(&format!("\n/// `{name}`.\nimpl WriteFields for {} {{\n", short(path)));
-            out.push_str("    fn write(&self, out: &mut Out<'_>) {\n");
-            for (key, property) in properties(schema) {
-                let field =
-                    renamed.iter().find(|(json, _)| json == key).map_or_else(|| snake(key), |(_, f)| f.to_string());
-                let place = Place { by_ref: format!("&self.{field}"), by_value: format!("self.{field}") };
-                out.push_str(&format!("        {}\n", self.write(&place, &self.kind(property), "        ")));
+        for (name, declared) in &self.structs {
+            if declared.whole {
+                out.push_str(&self.struct_writer(name, declared));
             }
-            out.push_str("    }\n}\n");
+            if declared.parts {
+                out.push_str(&self.parts_writer(name, declared));
+            }
+        }
+        for (name, union) in &self.unions {
+            out.push_str(&self.union_writer(name, union));
         }
         for (path, variant, tag, schema) in &self.variants {
-            let fields: Vec<(&String, &Value)> = properties(schema).filter(|(key, _)| *key != "type").collect();
+            let fields: Vec<(&String, &Value)> =
+                properties(schema).filter(|(key, _, _)| *key != "type").map(|(k, p, _)| (k, p)).collect();
             let params: Vec<String> =
                 fields.iter().map(|(key, property)| format!("{}: {}", snake(key), self.param(property))).collect();
             out.push_str(&format!(
@@ -128,10 +233,150 @@ impl Fields {
         out
     }
 
-    /// The statement writing `place`, of kind `kind`, at `indent`.
+    /// `impl WriteFields` for a struct.
+    fn struct_writer(&self, name: &str, declared: &Struct) -> String {
+        let mut out = format!(
+            "\n/// `{name}`.\nimpl WriteFields for {}{} {{\n    fn write(&self, out: &mut Out<'_>) {{\n",
+            short(&declared.path),
+            declared.generics
+        );
+        let field = |key: &str| {
+            declared.renamed.iter().find(|(json, _)| *json == key).map_or_else(|| snake(key), |(_, f)| f.to_string())
+        };
+        for (key, property, required) in properties(&declared.schema) {
+            if declared.ending == Some(key.as_str()) {
+                continue;
+            }
+            let place = Place { by_ref: format!("&self.{}", field(key)), by_value: format!("self.{}", field(key)) };
+            let kind = self.kind(property);
+            let kind = if required { kind } else { Kind::Optional(Box::new(kind)) };
+            if let Some(statement) = self.statement(&place, &kind, "        ") {
+                out.push_str(&format!("        {statement}\n"));
+            }
+        }
+        if let Some(ending) = declared.ending {
+            out.push_str(&format!("        out.last_string(&self.{});\n", field(ending)));
+        }
+        out.push_str("    }\n}\n");
+        out
+    }
+
+    /// `…Parts`: the struct's fields, values where they are plain and [`Part`]s where not,
+    /// and the writer that writes them in order (the union's index first, when the struct
+    /// is a union's variant).
+    fn parts_writer(&self, name: &str, declared: &Struct) -> String {
+        let (mut members, mut generics, mut body) = (Vec::new(), Vec::new(), Vec::new());
+        if let Some((index, union)) = self.member_of(name) {
+            body.push(format!("out.number({index}); // its variant of `{union}`"));
+        }
+        for (key, property, required) in properties(&declared.schema) {
+            let field = snake(key);
+            let kind = self.kind(property);
+            let place = Place { by_ref: format!("self.{field}"), by_value: format!("self.{field}") };
+            let plain = match &kind {
+                Kind::Const(_) => continue,
+                Kind::Boolean => Some("bool".to_owned()),
+                Kind::Number => Some("u32".to_owned()),
+                Kind::Float => Some("f64".to_owned()),
+                Kind::Enum(name) => Some(short(&self.enums[name].0).to_owned()),
+                Kind::Union(name) => Some(short(&self.unions[name].path).to_owned()),
+                _ => None,
+            };
+            let (ty, write) = match (plain, required, kind) {
+                (Some(ty), true, kind) => (ty, self.statement(&place, &kind, "        ").unwrap()),
+                (None, true, Kind::Optional(_)) => {
+                    let part = format!("{}Part", pascal(&field));
+                    generics.push(part.clone());
+                    let write = format!(
+                        "match self.{field} {{\n            Some(value) => {{\n                out.flag(true);\n                value.put(out);\n            }}\n            None => out.flag(false),\n        }}"
+                    );
+                    (format!("Option<{part}>"), write)
+                }
+                (None, true, _) => {
+                    let part = format!("{}Part", pascal(&field));
+                    generics.push(part.clone());
+                    (part, format!("self.{field}.put(out);"))
+                }
+                (None, false, _) => {
+                    let part = format!("{}Part", pascal(&field));
+                    generics.push(part.clone());
+                    let write = format!(
+                        "match self.{field} {{\n            Key::Absent => out.number(0),\n            Key::Given(value) => {{\n                out.number(1);\n                value.put(out);\n            }}\n            Key::Undefined => out.number(2),\n        }}"
+                    );
+                    (format!("Key<{part}>"), write)
+                }
+                (Some(_), false, kind) => panic!("a plain key that may be left out: {kind:?}"),
+            };
+            members.push(format!("    pub {field}: {ty},"));
+            body.push(write);
+        }
+        let params = if generics.is_empty() { String::new() } else { format!("<{}>", generics.join(", ")) };
+        let bounds: Vec<String> = generics.iter().map(|g| format!("{g}: Part")).collect();
+        let bounds = if bounds.is_empty() { String::new() } else { format!("<{}>", bounds.join(", ")) };
+        let body: Vec<String> = body.iter().map(|line| format!("        {line}\n")).collect();
+        format!(
+            "\n/// `{name}`'s fields, for a writer that has them but no `{name}` value.\n\
+             pub struct {name}Parts{params} {{\n{}\n}}\n\n\
+             impl{bounds} {name}Parts{params} {{\n    pub fn write(self, out: &mut Out<'_>) {{\n{}    }}\n}}\n",
+            members.join("\n"),
+            body.concat()
+        )
+    }
+
+    /// The union `name` is a variant of, and its index there.
+    fn member_of(&self, name: &str) -> Option<(usize, &str)> {
+        let mut found = self.unions.iter().filter_map(|(union_name, union)| {
+            let index = union.variants.iter().position(|(_, schema)| reference(schema) == Some(name))?;
+            Some((index, union_name.as_str()))
+        });
+        let first = found.next();
+        assert!(found.next().is_none(), "{name} is a variant of two unions");
+        first
+    }
+
+    /// `impl WriteFields` for a union, and (with `parts`) a writer per variant.
+    fn union_writer(&self, name: &str, union: &Union) -> String {
+        let ty = short(&union.path);
+        let mut out = format!(
+            "\n/// `{name}`: its variant's index, then the variant.\nimpl WriteFields for {ty} {{\n    fn write(&self, out: &mut Out<'_>) {{\n        match self {{\n"
+        );
+        let mut parts = String::new();
+        for (index, (variant, schema)) in union.variants.iter().enumerate() {
+            let place = Place { by_ref: "value".into(), by_value: "*value".into() };
+            let kind = self.kind(schema);
+            match self.statement(&place, &kind, "                ") {
+                None => out.push_str(&format!("            {ty}::{variant}(_) => out.number({index}),\n")),
+                Some(write) => out.push_str(&format!(
+                    "            {ty}::{variant}(value) => {{\n                out.number({index});\n                {write}\n            }}\n"
+                )),
+            }
+            if union.parts {
+                let (param, write) = match kind {
+                    Kind::String => ("impl Part", "value.put(out);".to_owned()),
+                    Kind::Number => ("u32", "out.number(value);".to_owned()),
+                    other => panic!("no variant writer for {other:?}"),
+                };
+                parts.push_str(&format!(
+                    "\n/// `{ty}::{variant}`, as a `{name}`.\npub fn {}_{}(out: &mut Out<'_>, value: {param}) {{\n    out.number({index});\n    {write}\n}}\n",
+                    snake(name).trim_start_matches('_'),
+                    snake(variant).trim_start_matches('_')
+                ));
+            }
+        }
+        out.push_str("        }\n    }\n}\n");
+        out + &parts
+    }
+
+    /// [`Fields::statement`] for a kind that is written.
     fn write(&self, place: &Place, kind: &Kind, indent: &str) -> String {
+        self.statement(place, kind, indent).expect("a value that is written")
+    }
+
+    /// The statement writing `place`, of kind `kind`, at `indent` (none for a constant).
+    fn statement(&self, place: &Place, kind: &Kind, indent: &str) -> Option<String> {
         let (by_ref, by_value) = (&place.by_ref, &place.by_value);
-        match kind {
+        Some(match kind {
+            Kind::Const(_) => return None,
             Kind::String => format!("out.string({by_ref});"),
             Kind::Boolean => format!("out.flag({by_value});"),
             Kind::Number => format!("out.number({by_value});"),
@@ -139,11 +384,17 @@ impl Fields {
             Kind::Json => format!("out.json({by_ref});"),
             Kind::Enum(_) => format!("out.number({by_value} as u32);"),
             // (A method call takes its receiver by reference.)
-            Kind::Struct(_) => format!("{}.write(out);", by_ref.trim_start_matches('&')),
+            Kind::Struct(_) | Kind::Union(_) => format!("{}.write(out);", by_ref.trim_start_matches('&')),
             Kind::List(item) => match item.as_ref() {
                 Kind::String => format!("out.strings({by_ref});"),
-                Kind::Struct(_) => format!("list(out, {by_ref});"),
-                other => panic!("no field layout for a list of {other:?}"),
+                Kind::Struct(_) | Kind::Union(_) => format!("list(out, {by_ref});"),
+                other => {
+                    let each = self.write(&Place { by_ref: "item".into(), by_value: "*item".into() }, other, "");
+                    format!(
+                        "out.count({}.len());\n{indent}for item in {by_ref} {{\n{indent}    {each}\n{indent}}}",
+                        by_ref.trim_start_matches('&')
+                    )
+                }
             },
             Kind::Optional(inner) => {
                 let some = self.write(&Place { by_ref: "value".into(), by_value: "*value".into() }, inner, "");
@@ -151,7 +402,7 @@ impl Fields {
                     "match {by_ref} {{\n{indent}    Some(value) => {{\n{indent}        out.flag(true);\n{indent}        {some}\n{indent}    }}\n{indent}    None => out.flag(false),\n{indent}}}"
                 )
             }
-        }
+        })
     }
 
     /// The Rust type of a parameter holding `property`.
@@ -175,7 +426,8 @@ impl Fields {
     /// The TypeScript side: `tables` (the JS layer's other generated tables, which name
     /// the API's `types`), then the readers.
     pub fn ts(&self, tables: &str, types: &[String]) -> String {
-        let mut names: Vec<&str> = self.structs.keys().map(String::as_str).collect();
+        let mut names: Vec<&str> = self.structs.iter().filter(|(_, s)| s.typed).map(|(n, _)| n.as_str()).collect();
+        names.extend(self.unions.keys().map(String::as_str));
         if !self.variants.is_empty() {
             names.push("Decision");
         }
@@ -199,38 +451,85 @@ impl Fields {
                 quoted.join(", ")
             ));
         }
-        for (name, Struct { schema, .. }) in &self.structs {
-            let read = self.read_object(schema, None);
-            out.push_str(&format!("\nexport function read{name}(r: Reader): {name} {{\n  return {read};\n}}\n"));
+        for (name, declared) in &self.structs {
+            let returns = if declared.typed { format!(": {name}") } else { String::new() };
+            let body = self.read_struct(declared, declared.typed.then_some(name.as_str()));
+            out.push_str(&format!("\nexport function read{name}(r: Reader){returns} {{\n{body}}}\n"));
+        }
+        for (name, union) in &self.unions {
+            let mut cases = String::new();
+            for (index, (_, schema)) in union.variants.iter().enumerate() {
+                let label =
+                    if index + 1 == union.variants.len() { "default".to_owned() } else { format!("case {index}") };
+                cases.push_str(&format!("    {label}:\n      return {};\n", read(&self.kind(schema))));
+            }
+            out.push_str(&format!(
+                "\nexport function read{name}(r: Reader): {name} {{\n  switch (r.number()) {{\n{cases}  }}\n}}\n"
+            ));
         }
         for (_, _, tag, schema) in &self.variants {
             let name = format!("read{}{}", tag[..1].to_uppercase(), &tag[1..]);
-            let read = self.read_object(schema, Some(tag));
-            out.push_str(&format!("\nexport function {name}(r: Reader): Decision {{\n  return {read};\n}}\n"));
+            let members: Vec<String> = properties(schema)
+                .map(|(key, property, _)| match key.as_str() {
+                    "type" => format!("type: \"{tag}\""),
+                    _ => format!("{key}: {}", read(&self.kind(property))),
+                })
+                .collect();
+            out.push_str(&format!(
+                "\nexport function {name}(r: Reader): Decision {{\n  return {{ {} }};\n}}\n",
+                members.join(", ")
+            ));
         }
         out
     }
 
-    /// An object literal reading `schema`'s properties in order; `tag` is the `type` it has.
-    fn read_object(&self, schema: &Map<String, Value>, tag: Option<&str>) -> String {
-        let members: Vec<String> = properties(schema)
-            .map(|(key, property)| match (key.as_str(), tag) {
-                ("type", Some(tag)) => format!("type: \"{tag}\""),
-                _ => format!("{key}: {}", read(&self.kind(property))),
-            })
-            .collect();
-        format!("{{ {} }}", members.join(", "))
+    /// A reader's body: an object literal of the properties in order (the ending read
+    /// after the rest, into the place JSON gives it), then the keys that may be left out.
+    /// `typed` names the type the object is declared as (when its keys are added).
+    fn read_struct(&self, declared: &Struct, typed: Option<&str>) -> String {
+        let mut body = String::new();
+        let (mut members, mut keys) = (Vec::new(), Vec::new());
+        for (key, property, required) in properties(&declared.schema) {
+            let kind = self.kind(property);
+            if !required {
+                keys.push(format!(
+                    "  switch (r.number()) {{\n    case 1:\n      o.{key} = {};\n      break;\n    case 2:\n      o.{key} = undefined;\n  }}\n",
+                    read(&kind)
+                ));
+                continue;
+            }
+            assert!(keys.is_empty(), "{key} comes after a key that may be left out: the key order would change");
+            match declared.ending {
+                Some(ending) if ending == key => members.push(format!("{key}: r.lastString()")),
+                // (Read before the ending, which is written last.)
+                Some(_) => {
+                    body.push_str(&format!("  const {key} = {};\n", read(&kind)));
+                    members.push(key.clone());
+                }
+                None => members.push(format!("{key}: {}", read(&kind))),
+            }
+        }
+        let literal = if members.is_empty() { "{}".to_owned() } else { format!("{{ {} }}", members.join(", ")) };
+        if keys.is_empty() {
+            return format!("{body}  return {literal};\n");
+        }
+        let declared_as = typed.map_or_else(String::new, |name| format!(": {name}"));
+        format!("{body}  const o{declared_as} = {literal};\n{}  return o;\n", keys.concat())
     }
 
     /// What a property is, as a field.
     fn kind(&self, schema: &Value) -> Kind {
-        if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
-            let name = reference.rsplit('/').next().unwrap().to_owned();
+        if let Some(name) = reference(schema) {
+            let name = self.aliases.get(name).map_or(name, String::as_str).to_owned();
             return match (self.structs.contains_key(&name), self.enums.contains_key(&name)) {
                 (true, _) => Kind::Struct(name),
                 (_, true) => Kind::Enum(name),
+                _ if self.unions.contains_key(&name) => Kind::Union(name),
                 _ => panic!("{name} crosses as fields inside another result: add it"),
             };
+        }
+        if let Some(value) = schema.get("const") {
+            return Kind::Const(value.clone());
         }
         if let Some([some, none]) = schema.get("anyOf").and_then(Value::as_array).map(Vec::as_slice) {
             assert_eq!(none, &serde_json::json!({"type": "null"}), "only [T, null] unions: {schema}");
@@ -244,7 +543,7 @@ impl Fields {
             return Kind::Optional(Box::new(self.kind(&Value::Object(single))));
         }
         match (schema.get("type").and_then(Value::as_str), schema.get("format").and_then(Value::as_str)) {
-            (Some("string"), _) if schema.get("const").is_none() && schema.get("enum").is_none() => Kind::String,
+            (Some("string"), _) if schema.get("enum").is_none() => Kind::String,
             (Some("boolean"), _) => Kind::Boolean,
             (Some("integer"), Some("uint32")) => Kind::Number,
             (Some("number"), Some("double")) => Kind::Float,
@@ -255,6 +554,11 @@ impl Fields {
     }
 }
 
+/// The name a `$ref` names (`#` is the root, which only a union refers to from inside).
+fn reference(schema: &Value) -> Option<&str> {
+    schema.get("$ref").and_then(Value::as_str).map(|r| r.rsplit('/').next().unwrap())
+}
+
 /// Where a value is, as a reference and as a value.
 struct Place {
     by_ref: String,
@@ -263,44 +567,55 @@ struct Place {
 
 fn read(kind: &Kind) -> String {
     match kind {
+        Kind::Const(value) => value.to_string(),
         Kind::String => "r.string()".into(),
         Kind::Boolean => "r.flag()".into(),
         Kind::Number => "r.number()".into(),
         Kind::Float => "r.float()".into(),
         Kind::Json => "r.json()".into(),
         Kind::Enum(name) => format!("{}[r.number()]!", constant(name)),
-        Kind::Struct(name) => format!("read{name}(r)"),
+        Kind::Struct(name) | Kind::Union(name) => format!("read{name}(r)"),
         Kind::List(item) => match item.as_ref() {
             Kind::String => "r.strings()".into(),
-            Kind::Struct(name) => format!("r.list(read{name})"),
+            Kind::Struct(name) | Kind::Union(name) => format!("r.list(read{name})"),
             other => format!("r.list((r) => {})", read(other)),
         },
         Kind::Optional(inner) => format!("r.flag() ? {} : null", read(inner)),
     }
 }
 
-/// A schema's properties, in order, each of them required.
-fn properties(schema: &Map<String, Value>) -> impl Iterator<Item = (&String, &Value)> {
-    let required: Vec<&str> = schema["required"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+/// A schema's properties, in order, each with whether it is required.
+fn properties(schema: &Map<String, Value>) -> impl Iterator<Item = (&String, &Value, bool)> {
+    let required: Vec<&str> =
+        schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
     let properties = schema["properties"].as_object().unwrap();
-    for key in properties.keys() {
-        assert!(required.contains(&key.as_str()), "{key} may be left out: its layout would not be fixed");
-    }
-    properties.iter()
+    properties.iter().map(move |(key, property)| (key, property, required.contains(&key.as_str())))
 }
 
-/// The names of an enum serde writes as strings: `enum`, or `oneOf` of `const`s.
+/// The names of an enum serde writes as strings: `enum`, or `oneOf` of `const`s and `enum`s.
 fn enum_names(schema: &Value) -> Option<Vec<String>> {
-    let names: Option<Vec<&Value>> = match (schema.get("enum"), schema.get("oneOf")) {
-        (Some(Value::Array(values)), _) => Some(values.iter().collect()),
-        (_, Some(Value::Array(options))) => options.iter().map(|o| o.get("const")).collect(),
-        _ => None,
+    let names: Vec<&Value> = match (schema.get("enum"), schema.get("oneOf")) {
+        (Some(Value::Array(values)), _) => values.iter().collect(),
+        (_, Some(Value::Array(options))) => {
+            let mut names = Vec::new();
+            for option in options {
+                match (option.get("const"), option.get("enum")) {
+                    (Some(name), _) => names.push(name),
+                    (_, Some(Value::Array(values))) => names.extend(values),
+                    _ => return None,
+                }
+            }
+            names
+        }
+        _ => return None,
     };
-    names?.into_iter().map(|v| v.as_str().map(str::to_owned)).collect()
+    names.into_iter().map(|v| v.as_str().map(str::to_owned)).collect()
 }
 
 #[derive(Debug)]
 enum Kind {
+    /// A value the schema fixes: nothing crosses.
+    Const(Value),
     String,
     Boolean,
     /// A `u32`.
@@ -312,6 +627,8 @@ enum Kind {
     /// An enum of names, as its index.
     Enum(String),
     Struct(String),
+    /// An untagged enum: its variant's index, then the variant.
+    Union(String),
     List(Box<Kind>),
     /// A flag, then the value if there is one (`null` if not).
     Optional(Box<Kind>),

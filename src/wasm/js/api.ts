@@ -39,11 +39,25 @@ import type {
   WriteTodosValidation,
 } from "../types";
 import { type Crossing, type TodosOps, encoded, prompt, todosArgs, toolResults } from "./crossing.js";
-import { found, foundArgs, readAck, readArgs } from "./primitives.js";
 import { Thrown } from "./encode.js";
 import type { Engine, Reader } from "./engine.js";
 import { core, session } from "./modules.js";
-import { type Declared, Op, Status, declared, readContextCapsule, readIterationVerdict, readPlannerSnapshot, readReasoningEvent, readRunTools, readToolResultsOutcome } from "./boundary.js";
+import {
+  type Declared,
+  Op,
+  Status,
+  declared,
+  readComposed,
+  readContextCapsule,
+  readIssue,
+  readIterationVerdict,
+  readPlannerAck,
+  readPlannerSnapshot,
+  readReasoningEvent,
+  readRunTools,
+  readToolResultsOutcome,
+  readWriteTodos,
+} from "./boundary.js";
 
 /** Makes the call `request` declares (its arguments encoded as JS values) and reads the
  * result. */
@@ -76,10 +90,9 @@ export function validateWriteTodos(args: unknown): WriteTodosValidation {
   const engine = core();
   const crossing = todosArgs(VALIDATE, args);
   const status = engine.send(crossing, 0);
-  const source = crossing.source;
-  if (status === Status.Found) return { success: true, data: foundArgs(engine.numberReader(), source) };
-  if (status === Status.Issues) return { success: false, error: { issues: engine.reader().issues() } };
-  if (status === Status.Fields) return { success: true, data: readArgs(engine.reader()) };
+  if (status === Status.Spans) return { success: true, data: readWriteTodos(engine.spanReader(crossing.source)) };
+  if (status === Status.Issues) return { success: false, error: { issues: engine.reader().list(readIssue) } };
+  if (status === Status.Fields) return { success: true, data: readWriteTodos(engine.reader()) };
   return engine.result(status) as WriteTodosValidation;
 }
 
@@ -117,13 +130,6 @@ export function contextCapsule(input: ContextCapsuleInput): ContextCapsule {
 export function composePrompt(input: ComposeInput): Composed {
   const engine = session();
   return sent(engine, prompt(input), 0, readComposed);
-}
-
-/** A composed prompt, as `src/wasm/compose.rs` writes it (the prompt last). */
-function readComposed(r: Reader): Composed {
-  const components = r.strings();
-  const unresolved = r.strings();
-  return { prompt: r.lastString(), components, unresolved };
 }
 
 /** Frees an instance's core state when its JS object is collected. */
@@ -187,17 +193,8 @@ export class PlannerState extends Instance {
     // refuse as it refuses any argument.
     const crossing = typeof nowMs !== "number" || !Number.isFinite(nowMs) ? { ...encoded(declared.PlannerApplyChecked(args, nowMs)), source: "" } : todosArgs(APPLY, args, nowMs);
     const status = engine.send(crossing, this.handle);
-    const source = crossing.source;
-    if (status === Status.Rejected) {
-      const reader = engine.reader();
-      const message = reader.string();
-      return { ok: false, error: "invalid_arguments", message, issues: reader.issues() };
-    }
-    if (status === Status.Fields) return readAck(engine.reader());
-    if (status !== Status.Accepted) return engine.result(status) as PlannerAck;
-    // The revision, the todo count, and where the id of the todo in progress is in `source`.
-    const r = engine.numberReader();
-    return { ok: true, revision: r.number(), todoCount: r.number(), inProgress: found(r, source) };
+    if (status === Status.Spans) return readPlannerAck(engine.spanReader(crossing.source));
+    return answer(engine, status, readPlannerAck);
   }
 
   /** `{revision, todos, focus, note, updatedAt}`. */

@@ -2,7 +2,7 @@
 // tests/generated.rs. Do not edit. Its tables, then the readers of the results that
 // cross as fields, one per type, for the writers in src/wasm/field_writers.rs: each
 // builds an object literal in the key order JSON would give.
-import type { ApproveOptions, Artifact, BeginTurn, ComposeInput, ContextCapsule, ContextCapsuleInput, Decision, HistoryOptions, IterationVerdict, ModelResponse, NextCall, PlanReview, PlanReviewStoreData, PlannerOptions, PlannerSnapshot, PromptParts, ReasoningEvent, RejectOptions, SessionConfig, Todo, ToolCall, ToolMessage, ToolResult, ToolResultsOutcome } from "../types";
+import type { AcceptedAck, AckError, ApproveOptions, Artifact, BeginTurn, ComposeInput, Composed, ContextCapsule, ContextCapsuleInput, CustomIssue, Decision, ErrorData, HistoryOptions, InvalidFormatIssue, InvalidJsonIssue, InvalidTypeIssue, InvalidUnionIssue, InvalidValueIssue, Issue, IterationVerdict, ModelResponse, NextCall, PathSegment, PlanReview, PlanReviewStoreData, PlannerAck, PlannerOptions, PlannerSnapshot, PromptParts, ReasoningEvent, RejectOptions, RejectedAck, SessionConfig, Todo, TooBigIssue, TooSmallIssue, ToolCall, ToolMessage, ToolResult, ToolResultsOutcome, UnrecognizedKeysIssue, WriteTodos } from "../types";
 import type { Reader } from "./engine.js";
 
 /** The operations of src/wasm/mod.rs. */
@@ -71,10 +71,8 @@ export const Status = {
   Error: 1,
   Nothing: 2,
   Number: 3,
-  Found: 4,
-  Accepted: 5,
+  Spans: 4,
   Issues: 6,
-  Rejected: 7,
   Fields: 8,
   Value: 9,
 } as const;
@@ -84,10 +82,6 @@ export const Interned = {
   MARK: 2147483648,
   KEPT: 4294967295,
 } as const;
-
-/** An issue's `expected` and `origin`, by number (see src/wasm/issues.rs). */
-export const EXPECTED = ["object", "array", "string", "number", "int", "boolean", "null", "record"] as const;
-export const ORIGINS = ["string", "array", "number", "unknown"] as const;
 
 /** `composePrompt`'s limits, in characters (see src/prompts/compose/input.rs). */
 export const COMPOSE_LIMITS = {
@@ -133,6 +127,15 @@ export const declared = {
 /** An operation, and its arguments in their order. */
 export type Declared = readonly [op: number, args: readonly unknown[]];
 
+/** `ErrorCode` by index. */
+export const ERROR_CODE = ["invalid_argument", "invalid_options", "host_exception", "invalid_state", "unknown_action", "action_already_resolved", "action_of_another_turn", "invalid_snapshot", "internal"] as const;
+
+/** `Expected` by index. */
+export const EXPECTED = ["object", "array", "string", "number", "int", "boolean", "null", "record"] as const;
+
+/** `Origin` by index. */
+export const ORIGIN = ["string", "array", "number", "unknown"] as const;
+
 /** `Phase` by index. */
 export const PHASE = ["plan", "act", "obs", "reflect"] as const;
 
@@ -142,12 +145,76 @@ export const REFUSAL = ["planner_overuse_execute_next_step", "duplicate_planner_
 /** `TodoStatus` by index. */
 export const TODO_STATUS = ["pending", "in_progress", "completed"] as const;
 
+export function readAcceptedAck(r: Reader): AcceptedAck {
+  return { ok: true, revision: r.number(), todoCount: r.number(), inProgress: r.flag() ? r.string() : null };
+}
+
 export function readArtifact(r: Reader): Artifact {
   return { type: r.string(), ref: r.string(), summary: r.string() };
 }
 
+export function readComposed(r: Reader): Composed {
+  const components = r.strings();
+  const unresolved = r.strings();
+  return { prompt: r.lastString(), components, unresolved };
+}
+
 export function readContextCapsule(r: Reader): ContextCapsule {
   return { goal: r.string(), planSnapshot: r.flag() ? readPlannerSnapshot(r) : null, keyFindings: r.strings(), artifacts: r.list(readArtifact), nextActions: r.strings() };
+}
+
+export function readCustomIssue(r: Reader): CustomIssue {
+  return { code: "custom", path: r.list(readPathSegment), message: r.string() };
+}
+
+export function readError(r: Reader) {
+  return { code: ERROR_CODE[r.number()]!, message: r.string(), data: readErrorData(r) };
+}
+
+export function readErrorData(r: Reader): ErrorData {
+  const o: ErrorData = {};
+  switch (r.number()) {
+    case 1:
+      o.argument = r.string();
+      break;
+    case 2:
+      o.argument = undefined;
+  }
+  switch (r.number()) {
+    case 1:
+      o.issues = r.list(readIssue);
+      break;
+    case 2:
+      o.issues = undefined;
+  }
+  switch (r.number()) {
+    case 1:
+      o.detail = r.string();
+      break;
+    case 2:
+      o.detail = undefined;
+  }
+  return o;
+}
+
+export function readInvalidFormatIssue(r: Reader): InvalidFormatIssue {
+  return { origin: ORIGIN[r.number()]!, code: "invalid_format", format: "well_formed_utf16", path: r.list(readPathSegment), message: r.string() };
+}
+
+export function readInvalidJsonIssue(r: Reader): InvalidJsonIssue {
+  return { code: "invalid_json", position: r.number(), path: r.list(readPathSegment), message: r.string() };
+}
+
+export function readInvalidTypeIssue(r: Reader): InvalidTypeIssue {
+  return { expected: EXPECTED[r.number()]!, code: "invalid_type", path: r.list(readPathSegment), message: r.string() };
+}
+
+export function readInvalidUnionIssue(r: Reader): InvalidUnionIssue {
+  return { code: "invalid_union", errors: r.list((r) => r.list(readIssue)), path: r.list(readPathSegment), message: r.string() };
+}
+
+export function readInvalidValueIssue(r: Reader): InvalidValueIssue {
+  return { code: "invalid_value", values: r.strings(), path: r.list(readPathSegment), message: r.string() };
 }
 
 export function readIterationVerdict(r: Reader): IterationVerdict {
@@ -166,8 +233,28 @@ export function readReasoningEvent(r: Reader): ReasoningEvent {
   return { phase: PHASE[r.number()]!, summary: r.string(), iteration: r.number(), timestamp: r.float() };
 }
 
+export function readRejectedAck(r: Reader): RejectedAck {
+  const o: RejectedAck = { ok: false, error: readAckError(r), message: r.string() };
+  switch (r.number()) {
+    case 1:
+      o.issues = r.list(readIssue);
+      break;
+    case 2:
+      o.issues = undefined;
+  }
+  return o;
+}
+
 export function readTodo(r: Reader): Todo {
   return { id: r.string(), content: r.string(), status: TODO_STATUS[r.number()]! };
+}
+
+export function readTooBigIssue(r: Reader): TooBigIssue {
+  return { origin: ORIGIN[r.number()]!, code: "too_big", maximum: r.float(), inclusive: r.flag(), path: r.list(readPathSegment), message: r.string() };
+}
+
+export function readTooSmallIssue(r: Reader): TooSmallIssue {
+  return { origin: ORIGIN[r.number()]!, code: "too_small", minimum: r.float(), inclusive: r.flag(), path: r.list(readPathSegment), message: r.string() };
 }
 
 export function readToolCall(r: Reader): ToolCall {
@@ -180,6 +267,79 @@ export function readToolMessage(r: Reader): ToolMessage {
 
 export function readToolResultsOutcome(r: Reader): ToolResultsOutcome {
   return { messages: r.list(readToolMessage), complete: r.flag(), next: readNextCall(r) };
+}
+
+export function readUnrecognizedKeysIssue(r: Reader): UnrecognizedKeysIssue {
+  return { code: "unrecognized_keys", keys: r.strings(), path: r.list(readPathSegment), message: r.string() };
+}
+
+export function readWriteTodos(r: Reader): WriteTodos {
+  const o: WriteTodos = { todos: r.list(readTodo) };
+  switch (r.number()) {
+    case 1:
+      o.focus = r.string();
+      break;
+    case 2:
+      o.focus = undefined;
+  }
+  switch (r.number()) {
+    case 1:
+      o.note = r.string();
+      break;
+    case 2:
+      o.note = undefined;
+  }
+  return o;
+}
+
+export function readAckError(r: Reader): AckError {
+  switch (r.number()) {
+    case 0:
+      return "invalid_arguments";
+    default:
+      return REFUSAL[r.number()]!;
+  }
+}
+
+export function readIssue(r: Reader): Issue {
+  switch (r.number()) {
+    case 0:
+      return readInvalidTypeIssue(r);
+    case 1:
+      return readTooSmallIssue(r);
+    case 2:
+      return readTooBigIssue(r);
+    case 3:
+      return readInvalidValueIssue(r);
+    case 4:
+      return readUnrecognizedKeysIssue(r);
+    case 5:
+      return readInvalidUnionIssue(r);
+    case 6:
+      return readInvalidFormatIssue(r);
+    case 7:
+      return readInvalidJsonIssue(r);
+    default:
+      return readCustomIssue(r);
+  }
+}
+
+export function readPathSegment(r: Reader): PathSegment {
+  switch (r.number()) {
+    case 0:
+      return r.string();
+    default:
+      return r.number();
+  }
+}
+
+export function readPlannerAck(r: Reader): PlannerAck {
+  switch (r.number()) {
+    case 0:
+      return readAcceptedAck(r);
+    default:
+      return readRejectedAck(r);
+  }
 }
 
 export function readRunTools(r: Reader): Decision {

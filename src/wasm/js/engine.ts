@@ -3,10 +3,9 @@
 // text (for `JSON.parse`, which makes every key an own property), as a few numbers, as
 // a structured result for a `Reader`, or as a JS value the module built (a typed result,
 // its free-form JSON parsed by `JSON.parse`: src/wasm/to_js.rs).
-import type { Issue, PathSegment } from "../types";
 import type { Crossing } from "./crossing.js";
 import { PlanloopError } from "./error.js";
-import { EXPECTED, Interned, ORIGINS, Status } from "./boundary.js";
+import { Interned, Status, readError } from "./boundary.js";
 import { TextDecoder, TextEncoder } from "./text.js";
 
 /** What a planloop module exports (see `src/wasm/mod.rs`). */
@@ -131,24 +130,15 @@ export class Engine {
     return new Reader(this.words, this.numbersAt(), text, this.kept);
   }
 
-  /** The number output of the last call, for a result with no text (valid until the
-   * next call). */
-  numberReader(): Reader {
-    const at = this.numbersAt();
-    return new Reader(this.words, at, "", this.kept);
+  /** The structured result of the last call whose strings are places in `source`, the
+   * text the call sent (valid until the next call). */
+  spanReader(source: string): SpanReader {
+    return new SpanReader(this.refresh().words, this.numbersAt(), source, this.kept);
   }
 
-  /** The error of the last call, as a PlanloopError (see `write_error` in src/wasm/mod.rs). */
+  /** The error of the last call, as a PlanloopError (`Error`'s fields). */
   error(): PlanloopError {
-    const reader = this.reader();
-    const code = reader.string();
-    const message = reader.string();
-    const data: { argument?: string; issues?: unknown[]; detail?: string } = {};
-    const argument = reader.optionalString();
-    if (argument !== null) data.argument = argument;
-    if (reader.flag()) data.issues = reader.issues();
-    const detail = reader.optionalString();
-    if (detail !== null) data.detail = detail;
+    const { code, message, data } = readError(this.reader());
     return new PlanloopError(message, code, data);
   }
 
@@ -190,15 +180,14 @@ const halves = new Uint32Array(double.buffer);
 
 /** A structured result, from the numbers and text the module writes for it (see `Out` in
  * src/wasm/io.rs): read in order, and built with object literals in the key order JSON
- * would give, which is several times faster than JSON.parse. Validation issues (see
- * src/wasm/issues.rs) keep zod's key order; their messages come from the core. */
+ * would give, which is several times faster than JSON.parse. */
 export class Reader {
   /** `n` from `at` is the core's number output; `text` its text output; `kept` the
    * strings the module sends once and then by id (the engine's, for its module). */
   constructor(
-    private readonly n: Uint32Array,
-    private at: number,
-    private readonly text: string,
+    protected readonly n: Uint32Array,
+    protected at: number,
+    protected readonly text: string,
     private readonly kept: string[],
   ) {}
 
@@ -256,76 +245,20 @@ export class Reader {
     return items;
   }
 
-  /** A count, then that many issues. */
-  issues(): Issue[] {
-    const count = this.n[this.at++]!;
-    const issues = new Array<Issue>(count);
-    for (let i = 0; i < count; i++) issues[i] = this.issue();
-    return issues;
-  }
-
-  private issue(): Issue {
-    const kind = this.n[this.at++]!;
-    const path = this.path();
-    switch (kind) {
-      case 0: {
-        const expected = EXPECTED[this.n[this.at++]!]!;
-        return { expected, code: "invalid_type", path, message: this.string() };
-      }
-      case 1: {
-        const [origin, minimum, inclusive] = this.size();
-        return { origin, code: "too_small", minimum, inclusive, path, message: this.string() };
-      }
-      case 2: {
-        const [origin, maximum, inclusive] = this.size();
-        return { origin, code: "too_big", maximum, inclusive, path, message: this.string() };
-      }
-      case 3: {
-        const values = this.strings();
-        return { code: "invalid_value", values, path, message: this.string() };
-      }
-      case 4: {
-        const keys = this.strings();
-        return { code: "unrecognized_keys", keys, path, message: this.string() };
-      }
-      case 5: {
-        const count = this.n[this.at++]!;
-        const errors = new Array<Issue[]>(count);
-        for (let i = 0; i < count; i++) errors[i] = this.issues();
-        return { code: "invalid_union", errors, path, message: this.string() };
-      }
-      case 6: {
-        const origin = ORIGINS[this.n[this.at++]!]!;
-        return { origin, code: "invalid_format", format: "well_formed_utf16", path, message: this.string() };
-      }
-      case 7: {
-        const position = this.n[this.at++]!;
-        return { code: "invalid_json", position, path, message: this.string() };
-      }
-      default:
-        return { code: "custom", path, message: this.string() };
-    }
-  }
-
-  private path(): PathSegment[] {
-    const count = this.n[this.at++]!;
-    const path = new Array<PathSegment>(count);
-    for (let i = 0; i < count; i++) {
-      if (this.n[this.at++] === 0) path[i] = this.string();
-      else {
-        path[i] = this.n[this.at]!;
-        this.at += 2;
-      }
-    }
-    return path;
-  }
-
-  private size(): [(typeof ORIGINS)[number], number, boolean] {
-    const origin = ORIGINS[this.n[this.at++]!]!;
-    return [origin, this.float(), this.flag()];
-  }
-
   strings(): string[] {
     return this.list((reader) => reader.string());
+  }
+}
+
+/** A `Reader` of a result whose strings are places in `text`, the text the call sent
+ * (see `Spans` in src/wasm/primitives.rs): 1 when the string holds escapes (to be
+ * decoded), else 0; then its start and end between the quotes. */
+export class SpanReader extends Reader {
+  override string(): string {
+    const escaped = this.n[this.at]!;
+    const start = this.n[this.at + 1]!;
+    const end = this.n[this.at + 2]!;
+    this.at += 3;
+    return escaped === 0 ? this.text.slice(start, end) : (JSON.parse(this.text.slice(start - 1, end + 1)) as string);
   }
 }
