@@ -132,8 +132,9 @@ fn the_boundary_is_current() {
     f.add::<planner::AcceptedAck>().parts();
     f.add::<planner::RejectedAck>().parts();
     f.union::<planner::AckError>(&["InvalidArguments", "Refused"], false);
+    f.add::<planloop::wasm::arguments::ToolText>().untyped();
     check_or_bless("src/wasm/field_writers.rs", &f.rust());
-    let (declared, types) = js_arguments();
+    let (declared, types) = js_arguments(&f);
     check_or_bless("src/wasm/js/boundary.ts", &f.ts(&format!("{}{declared}", js_tables()), &types));
 }
 
@@ -378,17 +379,24 @@ fn object_type(map: &Map<String, Value>, indent: &str) -> String {
 /// Each declared operation's arguments (`src/wasm/arguments.rs`) as a TypeScript function
 /// that puts them in their order, typed as the JS API takes them: the operation, and the
 /// arguments to encode; and the API types they name.
-fn js_arguments() -> (String, Vec<String>) {
+fn js_arguments(f: &fields::Fields) -> (String, Vec<String>) {
     use planloop::wasm::arguments::ALL;
     let mut out = String::from(
         "\n/** Each declared operation's arguments in their order (see src/wasm/arguments.rs). */\nexport const declared = {\n",
     );
-    for (op, arguments) in ALL {
+    for planloop::wasm::arguments::Declared { op, arguments, .. } in ALL {
         let params: Vec<String> = arguments.iter().map(|(name, ts)| format!("{name}: {ts}")).collect();
         let names: Vec<&str> = arguments.iter().map(|(name, _)| *name).collect();
         out.push_str(&format!("  {op}: ({}): Declared => [Op.{op}, [{}]],\n", params.join(", "), names.join(", ")));
     }
     out.push_str("} as const;\n\n/** An operation, and its arguments in their order. */\nexport type Declared = readonly [op: number, args: readonly unknown[]];\n");
+    out.push_str("\n/** The reader of each declared operation's result (see src/wasm/arguments.rs). */\nexport const results = {\n");
+    for declared in ALL {
+        if let Some(schema) = declared.result {
+            out.push_str(&format!("  {}: {},\n", declared.op, f.result_reader(&schema().to_value())));
+        }
+    }
+    out.push_str("} as const;\n");
     let named = |ts: &&str| {
         ts.split(" | ")
             .map(|t| t.trim_end_matches("[]"))
@@ -396,7 +404,7 @@ fn js_arguments() -> (String, Vec<String>) {
             .map(str::to_owned)
             .collect::<Vec<_>>()
     };
-    let types = ALL.iter().flat_map(|(_, arguments)| arguments.iter().flat_map(|(_, ts)| named(ts))).collect();
+    let types = ALL.iter().flat_map(|declared| declared.arguments.iter().flat_map(|(_, ts)| named(ts))).collect();
     (out, types)
 }
 

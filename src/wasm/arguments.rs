@@ -1,26 +1,35 @@
-//! Each operation's arguments, declared once: their order, the names errors give them,
-//! their types, and how each is read. From one declaration come the Rust struct an
-//! operation reads its arguments into (`Struct::read`) and, by `tests/generated.rs`,
-//! the TypeScript function that writes them in that order (`js/boundary.ts`), typed as
-//! the JS API takes them. The hot calls' arguments are read here only on their general
-//! path: a session's response or results are read by its plain reader first
+//! Each operation's crossing, declared once: its arguments (their order, the names errors
+//! give them, their types, and how each is read) and, where it answers with one type's
+//! fields, that type. From one declaration come the Rust struct an operation reads its
+//! arguments into (`Struct::read`), the typed `Struct::answer` it writes its result
+//! with, and, by `tests/generated.rs`, the TypeScript function that writes the arguments
+//! in that order (`declared` in `js/boundary.ts`, typed as the JS API takes them) and the
+//! reader of the result (`results`). The hot calls' arguments are read here only on their
+//! general path: a session's response or results are read by its plain reader first
 //! (`session.rs`), a prompt's texts may cross raw (`compose.rs`), and `write_todos`
 //! arguments cross as their text or value alone (`primitives.rs`).
 
 use std::marker::PhantomData;
 
+use schemars::generate::SchemaSettings;
+use schemars::JsonSchema;
+
 use super::args::Args;
-use super::HOST;
+use super::field_writers::WriteFields;
+use super::io::fields;
+use super::{Status, HOST};
 use crate::error::Result;
 use crate::json::value::Value;
-use crate::plan::planner::{PlannerOptions, PlannerSnapshot};
+use crate::plan::guard::IterationVerdict;
+// (Two operations are named after the types they answer with.)
+use crate::plan::planner::{PlannerOptions, PlannerSnapshot as Snapshot};
 use crate::prompts::compose::{ComposeInput, PromptParts};
 use crate::session::approval::{ApproveOptions, RejectOptions};
 use crate::session::config::SessionConfig;
 use crate::session::exchange::BeginTurn;
 use crate::session::review::{PlanReview, PlanReviewStore};
-use crate::trail::capsule::ContextCapsuleInput;
-use crate::trail::reasoning::HistoryOptions;
+use crate::trail::capsule::{ContextCapsule as Capsule, ContextCapsuleInput};
+use crate::trail::reasoning::{HistoryOptions, ReasoningEvent};
 use crate::validate::compiled;
 
 /// How an argument is read: its Rust type, the reading, and its TypeScript type.
@@ -76,8 +85,22 @@ macro_rules! kind {
     (ts options($ty:ident, $schema:ident, $ts:literal)) => { concat!($ts, " | undefined") };
 }
 
+/// The schema of a declared result, for the generated reader (none for an operation whose
+/// result is not one type's fields).
+macro_rules! result_schema {
+    () => {
+        None
+    };
+    ($result:ty) => {
+        Some(|| {
+            schemars::SchemaGenerator::new(SchemaSettings::draft2020_12().for_serialize())
+                .into_root_schema_for::<$result>()
+        })
+    };
+}
+
 macro_rules! arguments {
-    ($($op:ident { $($field:ident $name:literal: $kind:ident $(($($param:tt)*))?),* $(,)? })*) => {
+    ($($op:ident { $($field:ident $name:literal: $kind:ident $(($($param:tt)*))?),* $(,)? } $(-> $result:ty)?)*) => {
         $(
             #[doc = concat!("The arguments of `Op::", stringify!($op), "`; `'t` is the input's life.")]
             pub struct $op<'t> {
@@ -89,50 +112,85 @@ macro_rules! arguments {
                 /// The arguments in `input`, in the JS layer's encoding, each read and checked.
                 pub fn read(input: &'t [u8]) -> Result<Self> {
                     let a = Args::parse(input, HOST)?;
-                    let mut at = 0usize;
+                    let at = 0usize;
                     $(
                         let $field = kind!(read $kind $(($($param)*))?, a, at, $name);
-                        at += 1;
+                        let at = at + 1;
                     )*
                     let _ = (&a, at);
                     Ok($op { $($field,)* life: PhantomData })
                 }
+
+                $(
+                    /// The operation's result, as its fields (`results` in `js/boundary.ts`
+                    /// reads them).
+                    pub fn answer(result: &$result) -> Result<Status> {
+                        fields(|out| result.write(out))
+                    }
+                )?
             }
         )*
 
-        /// Every declared operation: its name, and each argument's name and TypeScript type.
-        pub const ALL: &[(&str, &[(&str, &str)])] = &[$(
-            (stringify!($op), &[$(($name, kind!(ts $kind $(($($param)*))?)),)*]),
+        /// Every declared operation: its name, each argument's name and TypeScript type,
+        /// and the schema of its result.
+        pub const ALL: &[Declared] = &[$(
+            Declared {
+                op: stringify!($op),
+                arguments: &[$(($name, kind!(ts $kind $(($($param)*))?)),)*],
+                result: result_schema!($($result)?),
+            },
         )*];
     };
 }
 
+/// One declared operation, for the generated JS side.
+pub struct Declared {
+    pub op: &'static str,
+    pub arguments: &'static [(&'static str, &'static str)],
+    pub result: Option<fn() -> schemars::Schema>,
+}
+
+/// `write_todos`' tool definition: its schema as text, for the JS layer to take the
+/// document keywords out of.
+#[derive(JsonSchema)]
+pub struct ToolText {
+    pub name: String,
+    pub description: String,
+    pub schema: String,
+}
+
 arguments! {
+    ToolDefinitions {} -> ToolText
     ExtractReflection { text "text": string, max_chars "maxChars": whole_or(1, 100_000, crate::text::reflection::DEFAULT_MAX_CHARS as u32) }
-    ContextCapsule { input "input": object(ContextCapsuleInput, CONTEXT_CAPSULE_INPUT, "ContextCapsuleInput") }
+        -> Option<String>
+    ContextCapsule { input "input": object(ContextCapsuleInput, CONTEXT_CAPSULE_INPUT, "ContextCapsuleInput") } -> Capsule
     PlannerNew { options "options": options(PlannerOptions, PLANNER_OPTIONS, "PlannerOptions") }
-    PlannerRecordIteration { tool_names "toolNames": names(1024) }
+    PlannerRecordIteration { tool_names "toolNames": names(1024) } -> IterationVerdict
     PlannerApplyChecked { args "args": any, now_ms "nowMs": time }
+    PlannerSnapshot {} -> Snapshot
     LogNew { options "options": options(HistoryOptions, HISTORY_OPTIONS, "HistoryOptions") }
     LogRecordPlan {
-        snapshot "snapshot": object(PlannerSnapshot, PLANNER_SNAPSHOT, "PlannerSnapshot"),
+        snapshot "snapshot": object(Snapshot, PLANNER_SNAPSHOT, "PlannerSnapshot"),
         iteration "iteration": whole(0, u32::MAX),
         now_ms "nowMs": time,
-    }
+    } -> ReasoningEvent
     LogRecordAct { tool "tool": string, args "args": any, iteration "iteration": whole(0, u32::MAX), now_ms "nowMs": time }
+        -> ReasoningEvent
     LogRecordObs {
         tool "tool": string,
         output "output": string,
         is_error "isError": boolean,
         iteration "iteration": whole(0, u32::MAX),
         now_ms "nowMs": time,
-    }
+    } -> ReasoningEvent
     LogRecordReflection {
         text "text": string,
         iteration "iteration": whole(0, u32::MAX),
         now_ms "nowMs": time,
         max_chars "maxChars": whole_or(1, 100_000, crate::text::reflection::DEFAULT_MAX_CHARS as u32),
-    }
+    } -> Option<ReasoningEvent>
+    LogEvents {} -> Vec<ReasoningEvent>
+    LogSteps {} -> Vec<String>
     ComposePrompt { input "input": options(ComposeInput, COMPOSE_INPUT, "ComposeInput") }
     SessionNew { config "config": options(SessionConfig, SESSION_CONFIG, "SessionConfig") }
     SessionRestore { snapshot "snapshot": given }

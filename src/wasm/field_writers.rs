@@ -37,6 +37,7 @@ use crate::trail::capsule::Artifact;
 use crate::trail::capsule::ContextCapsule;
 use crate::trail::reasoning::Phase;
 use crate::trail::reasoning::ReasoningEvent;
+use crate::wasm::arguments::ToolText;
 
 /// A result that crosses as fields.
 pub trait WriteFields {
@@ -47,6 +48,28 @@ pub trait WriteFields {
 pub fn list<T: WriteFields>(out: &mut Out<'_>, items: &[T]) {
     out.count(items.len());
     items.iter().for_each(|item| item.write(out));
+}
+
+impl<T: WriteFields> WriteFields for Vec<T> {
+    fn write(&self, out: &mut Out<'_>) {
+        list(out, self);
+    }
+}
+
+/// A flag, then the value if there is one.
+impl<T: WriteFields> WriteFields for Option<T> {
+    fn write(&self, out: &mut Out<'_>) {
+        out.flag(self.is_some());
+        if let Some(value) = self {
+            value.write(out);
+        }
+    }
+}
+
+impl WriteFields for String {
+    fn write(&self, out: &mut Out<'_>) {
+        out.string(self);
+    }
 }
 
 /// A field of a `…Parts` writer that is not a plain value: a string, or what writes
@@ -544,6 +567,15 @@ impl WriteFields for ToolResultsOutcome {
         list(out, &self.messages);
         out.flag(self.complete);
         self.next.write(out);
+    }
+}
+
+/// `ToolText`.
+impl WriteFields for ToolText {
+    fn write(&self, out: &mut Out<'_>) {
+        out.string(&self.name);
+        out.string(&self.description);
+        out.string(&self.schema);
     }
 }
 

@@ -205,14 +205,6 @@ impl<'o> Out<'o> {
         }
     }
 
-    #[cfg(feature = "core")]
-    pub fn optional_string(&mut self, s: Option<&str>) {
-        self.flag(s.is_some());
-        if let Some(s) = s {
-            self.string(s);
-        }
-    }
-
     /// A string that ends the text output (nothing is written after it): only its start,
     /// since the JS layer takes the text from there to the end. A long text (a composed
     /// prompt) is then not walked to count its length.

@@ -38,18 +38,15 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, now_ms: f64) -> Option<Result
         Op::ValidateQuoted => unquoted(input).and_then(|text| validate(Input { bytes: &text, ascii: false }, false)),
         Op::WriteTodosJsonSchema => json_text(WRITE_TODOS_SCHEMA.as_bytes()),
         // The JS layer makes the definition, the schema without its document keywords.
-        Op::ToolDefinitions => fields(|out| {
-            out.string("write_todos");
-            out.string(WRITE_TODOS_DESCRIPTION.trim_end());
-            out.string(WRITE_TODOS_SCHEMA);
+        Op::ToolDefinitions => arguments::ToolDefinitions::answer(&arguments::ToolText {
+            name: "write_todos".to_owned(),
+            description: WRITE_TODOS_DESCRIPTION.trim_end().to_owned(),
+            schema: WRITE_TODOS_SCHEMA.to_owned(),
         }),
-        Op::ExtractReflection => arguments::ExtractReflection::read(input).and_then(|a| {
-            fields(|out| out.optional_string(extract_reflection(&a.text, a.max_chars as usize).as_deref()))
-        }),
-        Op::ContextCapsule => arguments::ContextCapsule::read(input).and_then(|a| {
-            let capsule = ContextCapsule::new(a.input);
-            fields(|out| capsule.write(out))
-        }),
+        Op::ExtractReflection => arguments::ExtractReflection::read(input)
+            .and_then(|a| arguments::ExtractReflection::answer(&extract_reflection(&a.text, a.max_chars as usize))),
+        Op::ContextCapsule => arguments::ContextCapsule::read(input)
+            .and_then(|a| arguments::ContextCapsule::answer(&ContextCapsule::new(a.input))),
         Op::PlannerNew => arguments::PlannerNew::read(input)
             .and_then(|a| number(slab::insert(&PLANNERS, PlannerState::new(a.options))?)),
         Op::PlannerFree => {
@@ -58,7 +55,7 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, now_ms: f64) -> Option<Result
         }
         Op::PlannerRecordIteration => slab::with(&PLANNERS, handle, |planner| {
             let verdict = planner.record_iteration(&arguments::PlannerRecordIteration::read(input)?.tool_names);
-            fields(|out| verdict.write(out))
+            arguments::PlannerRecordIteration::answer(&verdict)
         }),
         Op::PlannerApplyText => slab::with(&PLANNERS, handle, |planner| apply(planner, given, false, now_ms)),
         Op::PlannerApplyValue => slab::with(&PLANNERS, handle, |planner| apply(planner, given, true, now_ms)),
@@ -76,7 +73,9 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, now_ms: f64) -> Option<Result
             let ack = planner.apply_write_todos(args, a.now_ms, HOST)?;
             fields(|out| ack.write(out))
         }),
-        Op::PlannerSnapshot => slab::with(&PLANNERS, handle, |planner| fields(|out| planner.snapshot().write(out))),
+        Op::PlannerSnapshot => {
+            slab::with(&PLANNERS, handle, |planner| arguments::PlannerSnapshot::answer(planner.snapshot()))
+        }
         Op::LogNew => {
             arguments::LogNew::read(input).and_then(|a| number(slab::insert(&LOGS, ReasoningLog::new(a.options))?))
         }
@@ -86,41 +85,27 @@ pub fn call(op: Op, handle: u32, given: Input<'_>, now_ms: f64) -> Option<Result
         }
         Op::LogRecordPlan => slab::with(&LOGS, handle, |log| {
             let a = arguments::LogRecordPlan::read(input)?;
-            let event = log.record_plan(&a.snapshot.todos, a.iteration, a.now_ms);
-            fields(|out| event.write(out))
+            arguments::LogRecordPlan::answer(log.record_plan(&a.snapshot.todos, a.iteration, a.now_ms))
         }),
         Op::LogRecordAct => slab::with(&LOGS, handle, |log| {
             let a = arguments::LogRecordAct::read(input)?;
-            let event = log.record_act(&a.tool, &&a.args, a.iteration, a.now_ms, HOST)?;
-            fields(|out| event.write(out))
+            arguments::LogRecordAct::answer(log.record_act(&a.tool, &&a.args, a.iteration, a.now_ms, HOST)?)
         }),
         Op::LogRecordObs => slab::with(&LOGS, handle, |log| {
             let a = arguments::LogRecordObs::read(input)?;
-            let event = log.record_obs(&a.tool, &a.output, a.is_error, a.iteration, a.now_ms);
-            fields(|out| event.write(out))
+            arguments::LogRecordObs::answer(log.record_obs(&a.tool, &a.output, a.is_error, a.iteration, a.now_ms))
         }),
         Op::LogRecordReflection => slab::with(&LOGS, handle, |log| {
             let a = arguments::LogRecordReflection::read(input)?;
             let event = log.record_reflection(&a.text, a.max_chars as usize, a.iteration, a.now_ms);
-            fields(|out| {
-                out.flag(event.is_some());
-                if let Some(event) = event {
-                    event.write(out);
-                }
-            })
+            arguments::LogRecordReflection::answer(&event.cloned())
         }),
-        Op::LogEvents => slab::with(&LOGS, handle, |log| {
-            fields(|out| {
-                out.count(log.events().len());
-                log.events().for_each(|event| event.write(out));
-            })
-        }),
-        Op::LogSteps => slab::with(&LOGS, handle, |log| {
-            fields(|out| {
-                out.count(log.events().len());
-                log.events().for_each(|event| out.string(&event.step()));
-            })
-        }),
+        Op::LogEvents => {
+            slab::with(&LOGS, handle, |log| arguments::LogEvents::answer(&log.events().cloned().collect()))
+        }
+        Op::LogSteps => {
+            slab::with(&LOGS, handle, |log| arguments::LogSteps::answer(&log.events().map(|e| e.step()).collect()))
+        }
         Op::LogClear => slab::with(&LOGS, handle, |log| {
             log.clear();
             Ok(Status::Nothing)

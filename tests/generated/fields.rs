@@ -180,7 +180,11 @@ impl Fields {
              pub trait WriteFields {\n    fn write(&self, out: &mut Out<'_>);\n}\n\n\
              /// A count, then each item.\n\
              pub fn list<T: WriteFields>(out: &mut Out<'_>, items: &[T]) {\n    \
-             out.count(items.len());\n    items.iter().for_each(|item| item.write(out));\n}\n",
+             out.count(items.len());\n    items.iter().for_each(|item| item.write(out));\n}\n\n\
+             impl<T: WriteFields> WriteFields for Vec<T> {\n    fn write(&self, out: &mut Out<'_>) {\n        list(out, self);\n    }\n}\n\n\
+             /// A flag, then the value if there is one.\n\
+             impl<T: WriteFields> WriteFields for Option<T> {\n    fn write(&self, out: &mut Out<'_>) {\n        out.flag(self.is_some());\n        if let Some(value) = self {\n            value.write(out);\n        }\n    }\n}\n\n\
+             impl WriteFields for String {\n    fn write(&self, out: &mut Out<'_>) {\n        out.string(self);\n    }\n}\n",
         );
         if self.structs.values().any(|s| s.parts) {
             out.push_str(
@@ -515,6 +519,15 @@ impl Fields {
         }
         let declared_as = typed.map_or_else(String::new, |name| format!(": {name}"));
         format!("{body}  const o{declared_as} = {literal};\n{}  return o;\n", keys.concat())
+    }
+
+    /// The reader of an operation's result, whose root schema is `schema`.
+    pub fn result_reader(&self, schema: &Value) -> String {
+        let title = schema.get("title").and_then(Value::as_str);
+        match title.filter(|name| self.structs.contains_key(*name)) {
+            Some(name) => format!("read{name}"),
+            None => format!("(r: Reader) => {}", read(&self.kind(schema))),
+        }
     }
 
     /// What a property is, as a field.

@@ -48,15 +48,12 @@ import {
   Status,
   declared,
   readComposed,
-  readContextCapsule,
   readIssue,
-  readIterationVerdict,
   readPlannerAck,
-  readPlannerSnapshot,
-  readReasoningEvent,
   readRunTools,
   readToolResultsOutcome,
   readWriteTodos,
+  results,
 } from "./boundary.js";
 
 /** Makes the call `request` declares (its arguments encoded as JS values) and reads the
@@ -103,25 +100,22 @@ export function writeTodosJsonSchema(): JsonSchema {
 
 /** The planner tools planloop answers itself, as `{name, description, parameters}`. */
 export function toolDefinitions(): ToolDefinition[] {
-  return fields(core(), [Op.ToolDefinitions, []], 0, (r) => {
-    const name = r.string();
-    const description = r.string();
-    // Tool APIs take the schema of the arguments, without its document keywords.
-    const { $schema, title, ...parameters } = JSON.parse(r.string()) as JsonSchema;
-    return [{ name, description, parameters }];
-  });
+  const { name, description, schema } = fields(core(), declared.ToolDefinitions(), 0, results.ToolDefinitions);
+  // Tool APIs take the schema of the arguments, without its document keywords.
+  const { $schema, title, ...parameters } = JSON.parse(schema) as JsonSchema;
+  return [{ name, description, parameters }];
 }
 
 /** One sentence of the visible text, capped at `maxChars` code points (default 160);
  * `null` when the text has none. Hidden reasoning (`<think>…</think>` and the like) is
  * never returned. */
 export function extractReflection(text: string, maxChars?: number): string | null {
-  return fields(core(), declared.ExtractReflection(text, maxChars), 0, (r) => r.optionalString());
+  return fields(core(), declared.ExtractReflection(text, maxChars), 0, results.ExtractReflection);
 }
 
 /** Builds a `ContextCapsule`, cutting every list and string to its cap. */
 export function contextCapsule(input: ContextCapsuleInput): ContextCapsule {
-  return fields(core(), declared.ContextCapsule(input), 0, readContextCapsule);
+  return fields(core(), declared.ContextCapsule(input), 0, results.ContextCapsule);
 }
 
 /** Composes a system prompt: the agent's own prompt, then planloop's parts and the
@@ -182,7 +176,7 @@ export class PlannerState extends Instance {
   /** Starts an iteration with the names of every tool the model called in it; the
    * verdict says whether its planner calls will be refused. */
   recordIteration(toolNames: string[]): IterationVerdict {
-    return fields(this.engine, declared.PlannerRecordIteration(toolNames), this.handle, readIterationVerdict);
+    return fields(this.engine, declared.PlannerRecordIteration(toolNames), this.handle, results.PlannerRecordIteration);
   }
 
   /** Applies one `write_todos` call (an object or its raw JSON text) and returns the ack
@@ -199,7 +193,7 @@ export class PlannerState extends Instance {
 
   /** `{revision, todos, focus, note, updatedAt}`. */
   snapshot(): PlannerSnapshot {
-    return fields(this.engine, [Op.PlannerSnapshot, []], this.handle, readPlannerSnapshot);
+    return fields(this.engine, declared.PlannerSnapshot(), this.handle, results.PlannerSnapshot);
   }
 }
 
@@ -212,33 +206,33 @@ export class ReasoningLog extends Instance {
 
   /** `[Plan] 2/4 done · now: <id>`, from `planner.snapshot()`. */
   recordPlan(snapshot: PlannerSnapshot, iteration: number, nowMs: number): ReasoningEvent {
-    return fields(this.engine, declared.LogRecordPlan(snapshot, iteration, nowMs), this.handle, readReasoningEvent);
+    return fields(this.engine, declared.LogRecordPlan(snapshot, iteration, nowMs), this.handle, results.LogRecordPlan);
   }
 
   /** `[Act] tool("primary argument")`; `args` is the call's arguments, as an object or
    * its JSON text. */
   recordAct(tool: string, args: unknown, iteration: number, nowMs: number): ReasoningEvent {
-    return fields(this.engine, declared.LogRecordAct(tool, args, iteration, nowMs), this.handle, readReasoningEvent);
+    return fields(this.engine, declared.LogRecordAct(tool, args, iteration, nowMs), this.handle, results.LogRecordAct);
   }
 
   /** `[Obs] tool ok: <first line>` or `[Obs] tool failed: <first line>`. */
   recordObs(tool: string, output: string, isError: boolean, iteration: number, nowMs: number): ReasoningEvent {
-    return fields(this.engine, declared.LogRecordObs(tool, output, isError, iteration, nowMs), this.handle, readReasoningEvent);
+    return fields(this.engine, declared.LogRecordObs(tool, output, isError, iteration, nowMs), this.handle, results.LogRecordObs);
   }
 
   /** `[Reflect] <first visible sentence>`, or `null` when the text has none. */
   recordReflection(text: string, iteration: number, nowMs: number, maxChars?: number): ReasoningEvent | null {
-    return fields(this.engine, declared.LogRecordReflection(text, iteration, nowMs, maxChars), this.handle, (r) => (r.flag() ? readReasoningEvent(r) : null));
+    return fields(this.engine, declared.LogRecordReflection(text, iteration, nowMs, maxChars), this.handle, results.LogRecordReflection);
   }
 
   /** The kept events, oldest first. */
   events(): ReasoningEvent[] {
-    return fields(this.engine, [Op.LogEvents, []], this.handle, (r) => r.list(readReasoningEvent));
+    return fields(this.engine, declared.LogEvents(), this.handle, results.LogEvents);
   }
 
   /** The kept events as tagged display lines, oldest first. */
   steps(): string[] {
-    return fields(this.engine, [Op.LogSteps, []], this.handle, (r) => r.strings());
+    return fields(this.engine, declared.LogSteps(), this.handle, results.LogSteps);
   }
 
   /** Forgets every event. */

@@ -98,16 +98,20 @@ export const WRITE_TODOS = {
 
 /** Each declared operation's arguments in their order (see src/wasm/arguments.rs). */
 export const declared = {
+  ToolDefinitions: (): Declared => [Op.ToolDefinitions, []],
   ExtractReflection: (text: string, maxChars: number | undefined): Declared => [Op.ExtractReflection, [text, maxChars]],
   ContextCapsule: (input: ContextCapsuleInput): Declared => [Op.ContextCapsule, [input]],
   PlannerNew: (options: PlannerOptions | undefined): Declared => [Op.PlannerNew, [options]],
   PlannerRecordIteration: (toolNames: string[]): Declared => [Op.PlannerRecordIteration, [toolNames]],
   PlannerApplyChecked: (args: unknown, nowMs: number): Declared => [Op.PlannerApplyChecked, [args, nowMs]],
+  PlannerSnapshot: (): Declared => [Op.PlannerSnapshot, []],
   LogNew: (options: HistoryOptions | undefined): Declared => [Op.LogNew, [options]],
   LogRecordPlan: (snapshot: PlannerSnapshot, iteration: number, nowMs: number): Declared => [Op.LogRecordPlan, [snapshot, iteration, nowMs]],
   LogRecordAct: (tool: string, args: unknown, iteration: number, nowMs: number): Declared => [Op.LogRecordAct, [tool, args, iteration, nowMs]],
   LogRecordObs: (tool: string, output: string, isError: boolean, iteration: number, nowMs: number): Declared => [Op.LogRecordObs, [tool, output, isError, iteration, nowMs]],
   LogRecordReflection: (text: string, iteration: number, nowMs: number, maxChars: number | undefined): Declared => [Op.LogRecordReflection, [text, iteration, nowMs, maxChars]],
+  LogEvents: (): Declared => [Op.LogEvents, []],
+  LogSteps: (): Declared => [Op.LogSteps, []],
   ComposePrompt: (input: ComposeInput | undefined): Declared => [Op.ComposePrompt, [input]],
   SessionNew: (config: SessionConfig | undefined): Declared => [Op.SessionNew, [config]],
   SessionRestore: (snapshot: unknown): Declared => [Op.SessionRestore, [snapshot]],
@@ -126,6 +130,21 @@ export const declared = {
 
 /** An operation, and its arguments in their order. */
 export type Declared = readonly [op: number, args: readonly unknown[]];
+
+/** The reader of each declared operation's result (see src/wasm/arguments.rs). */
+export const results = {
+  ToolDefinitions: readToolText,
+  ExtractReflection: (r: Reader) => r.flag() ? r.string() : null,
+  ContextCapsule: readContextCapsule,
+  PlannerRecordIteration: readIterationVerdict,
+  PlannerSnapshot: readPlannerSnapshot,
+  LogRecordPlan: readReasoningEvent,
+  LogRecordAct: readReasoningEvent,
+  LogRecordObs: readReasoningEvent,
+  LogRecordReflection: (r: Reader) => r.flag() ? readReasoningEvent(r) : null,
+  LogEvents: (r: Reader) => r.list(readReasoningEvent),
+  LogSteps: (r: Reader) => r.strings(),
+} as const;
 
 /** `ErrorCode` by index. */
 export const ERROR_CODE = ["invalid_argument", "invalid_options", "host_exception", "invalid_state", "unknown_action", "action_already_resolved", "action_of_another_turn", "invalid_snapshot", "internal"] as const;
@@ -267,6 +286,10 @@ export function readToolMessage(r: Reader): ToolMessage {
 
 export function readToolResultsOutcome(r: Reader): ToolResultsOutcome {
   return { messages: r.list(readToolMessage), complete: r.flag(), next: readNextCall(r) };
+}
+
+export function readToolText(r: Reader) {
+  return { name: r.string(), description: r.string(), schema: r.string() };
 }
 
 export function readUnrecognizedKeysIssue(r: Reader): UnrecognizedKeysIssue {

@@ -233,10 +233,6 @@ export class Reader {
     return JSON.parse(this.string()) as unknown;
   }
 
-  optionalString(): string | null {
-    return this.flag() ? this.string() : null;
-  }
-
   /** A count, then that many of what `read` reads. */
   list<T>(read: (reader: this) => T): T[] {
     const count = this.n[this.at++]!;
