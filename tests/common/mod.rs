@@ -4,6 +4,7 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use planloop::error::ErrorCode;
 use planloop::wasm::HOST;
 use planloop::wasm::{pl_call, pl_header, pl_input};
 use planloop::wasm::{Op, Status};
@@ -51,12 +52,12 @@ const VALID: &str = r#"{"todos":[{"id":"réad","content":"Read the note","status
 #[wasm_bindgen_test]
 fn valid_text_comes_back_as_the_places_of_its_strings_in_utf16_units() {
     let (status, _, numbers) = call(Op::ValidateText, 0, VALID, 0.0);
-    assert_eq!(status, Status::Found as u32);
-    // One todo; focus is a string (kind 1) with no escapes (1) at 83..86 in UTF-16 units
-    // ("é" is one unit, of two bytes); no note.
-    assert_eq!(&numbers[..9], &[1, 1, 1, 83, 86, 0, 0, 0, 0]);
-    // The todo: its id, its content (each plain, start, end) and its status (in progress).
-    assert_eq!(&numbers[9..16], &[1, 17, 21, 1, 34, 47, 1]);
+    assert_eq!(status, Status::Spans as u32);
+    // One todo: its id and its content (each with no escapes (0), start, end, in UTF-16
+    // units: "é" is one unit, of two bytes) and its status (in progress).
+    assert_eq!(&numbers[..8], &[1, 0, 17, 21, 0, 34, 47, 1]);
+    // `focus` given (1), at 83..86; no `note` (0).
+    assert_eq!(&numbers[8..], &[1, 0, 83, 86, 0]);
 }
 
 #[wasm_bindgen_test]
@@ -64,7 +65,7 @@ fn invalid_text_comes_back_as_zods_issues() {
     let (status, text, numbers) =
         call(Op::ValidateText, 0, r#"{"todos":[{"id":"a","content":"b","status":"done"}]}"#, 0.0);
     assert_eq!(status, Status::Issues as u32);
-    // One issue, an invalid value (the fourth kind), at todos.0.status.
+    // One issue, an invalid value (the fourth kind), of three values.
     assert_eq!(&numbers[..3], &[1, 3, 3]);
     assert!(text.contains("Invalid option: expected one of"), "{text}");
 }
@@ -73,9 +74,10 @@ fn invalid_text_comes_back_as_zods_issues() {
 fn a_bad_argument_is_an_error_with_a_code_and_data() {
     let (status, text, numbers) = call(Op::ExtractReflection, 0, "[5]", 0.0);
     assert_eq!(status, Status::Error as u32);
-    // The code, the message, then the argument it names (present) and its issues.
-    assert!(text.starts_with("invalid_argumentInvalid argument `text`"), "{text}");
-    assert_eq!(numbers[4], 1, "the argument is named");
+    // The code (by index), the message, then the argument it names (present) and its issues.
+    assert_eq!(numbers[0], ErrorCode::InvalidArgument as u32);
+    assert!(text.starts_with("Invalid argument `text`"), "{text}");
+    assert_eq!(numbers[3], 1, "the argument is named");
     assert!(text.contains("expected string, received number"), "{text}");
 }
 
@@ -85,8 +87,8 @@ fn a_planner_lives_in_the_module_by_handle_until_it_is_freed() {
     assert_eq!(status, Status::Number as u32);
     let handle = numbers[0];
     let (status, _, ack) = call(Op::PlannerApplyText, handle, VALID, 5.0);
-    assert_eq!(status, Status::Accepted as u32);
-    assert_eq!(ack, [1, 1, 1, 17, 21], "revision 1, one todo, the id in progress at 17..21");
+    assert_eq!(status, Status::Spans as u32);
+    assert_eq!(ack, [0, 1, 1, 1, 0, 17, 21], "accepted, revision 1, one todo, the id in progress at 17..21");
     let (status, text, numbers) = call(Op::PlannerSnapshot, handle, "[]", 0.0);
     ok(status, &text);
     assert_eq!(text, "réadRead the notenow");
@@ -94,9 +96,9 @@ fn a_planner_lives_in_the_module_by_handle_until_it_is_freed() {
     let bits = 5.0f64.to_bits();
     assert_eq!(&numbers[numbers.len() - 3..], &[1, bits as u32, (bits >> 32) as u32]);
     call(Op::PlannerFree, handle, "", 0.0);
-    let (status, text, _) = call(Op::PlannerSnapshot, handle, "[]", 0.0);
+    let (status, _, numbers) = call(Op::PlannerSnapshot, handle, "[]", 0.0);
     assert_eq!(status, Status::Error as u32);
-    assert!(text.starts_with("invalid_state"), "{text}");
+    assert_eq!(numbers[0], ErrorCode::InvalidState as u32);
 }
 
 #[wasm_bindgen_test]
@@ -127,17 +129,19 @@ fn a_tool_round_crosses_as_fields_with_its_arguments_as_json() {
 #[wasm_bindgen_test]
 fn host_values_cross_with_what_json_cannot_carry() {
     let input = r#"[{"todos":<o"Date",0>{},"focus":undefined,"n":NaN,"f":<f2>,"x":<x"boom">}]"#;
-    let (status, text, _) = call(Op::ContextCapsule, 0, input, 0.0);
+    let (status, text, numbers) = call(Op::ContextCapsule, 0, input, 0.0);
     assert_eq!(status, Status::Error as u32);
-    assert!(text.starts_with("invalid_argumentInvalid argument `input`"), "{text}");
+    assert_eq!(numbers[0], ErrorCode::InvalidArgument as u32);
+    assert!(text.starts_with("Invalid argument `input`"), "{text}");
     let value = r#"{"todos":<o"Date",0>{}}"#;
     let (status, text, _) = call(Op::ValidateValue, 0, value, 0.0);
     assert_eq!(status, Status::Issues as u32);
     assert!(text.contains("Invalid input: expected array, received Date"), "{text}");
     let thrown = r#"{"todos":<x"boom">}"#;
-    let (status, text, _) = call(Op::ValidateValue, 0, thrown, 0.0);
+    let (status, text, numbers) = call(Op::ValidateValue, 0, thrown, 0.0);
     assert_eq!(status, Status::Error as u32);
-    assert!(text.starts_with("host_exception") && text.ends_with("boom"), "{text}");
+    assert_eq!(numbers[0], ErrorCode::HostException as u32);
+    assert!(text.ends_with("boom"), "{text}");
 }
 
 #[wasm_bindgen_test]
@@ -148,9 +152,10 @@ fn hostile_depth_is_refused_within_wasms_stack_and_the_module_lives_on() {
             "[".repeat(depth),
             "]".repeat(depth)
         );
-        let (status, text, _) = call(Op::SessionRestore, 0, &format!("[{}]", serde_json_string(&deep)), 0.0);
+        let (status, text, numbers) = call(Op::SessionRestore, 0, &format!("[{}]", serde_json_string(&deep)), 0.0);
         assert_eq!(status, Status::Error as u32);
-        assert!(text.starts_with("invalid_snapshot") && text.contains("nests deeper"), "{text}");
+        assert_eq!(numbers[0], ErrorCode::InvalidSnapshot as u32);
+        assert!(text.contains("nests deeper"), "{text}");
         let arguments = format!("[{}1{}]", "[".repeat(depth), "]".repeat(depth));
         let (status, _, _) = call(Op::ExtractReflection, 0, &arguments, 0.0);
         assert_eq!(status, Status::Error as u32);
