@@ -19,8 +19,8 @@ use serde_json::{Map, Value};
 
 use planloop::{
     error, error::issue, plan::dialects, plan::guard, plan::planner, plan::recorded as plan, plan::todos, plan::tools,
-    prompts::compose, session::approval, session::config, session::events, session::exchange, session::review,
-    snapshot, trail::capsule, trail::reasoning,
+    prompts::compose, session::approval, session::config, session::events, session::exchange, session::handoff,
+    session::review, snapshot, trail::capsule, trail::reasoning,
 };
 
 #[path = "generated/fields.rs"]
@@ -160,6 +160,7 @@ fn typescript_types_are_current() {
     ts.add::<plan::PlanState>(Contract::Output);
     ts.add::<exchange::ApprovalOutcome>(Contract::Output);
     ts.add::<approval::Proposal>(Contract::Output);
+    ts.add::<handoff::Handoff>(Contract::Output);
     ts.add::<review::PlanReview>(Contract::Output);
 
     // What planloop takes: the accepted shape (optional keys may be left out).
@@ -174,6 +175,7 @@ fn typescript_types_are_current() {
     ts.add::<exchange::ToolResult>(Contract::Input);
     ts.add::<approval::ApproveOptions>(Contract::Input);
     ts.add::<approval::RejectOptions>(Contract::Input);
+    ts.add::<handoff::HandoffOptions>(Contract::Input);
     // A snapshot is written whole and read back: the shape `restore` accepts.
     ts.add::<snapshot::SessionSnapshot>(Contract::Input);
     ts.add_as::<review::PlanReviewStore>(Contract::Output, "PlanReviewStoreData");
@@ -466,6 +468,7 @@ fn compiled_schemas_are_current() {
         ("TOOL_RESULTS", input_schema::<Vec<exchange::ToolResult>>()),
         ("APPROVE_OPTIONS", input_schema::<approval::ApproveOptions>()),
         ("REJECT_OPTIONS", input_schema::<approval::RejectOptions>()),
+        ("HANDOFF_OPTIONS", input_schema::<handoff::HandoffOptions>()),
         ("PLAN_REVIEW", input_schema::<review::PlanReview>()),
         ("PLAN_REVIEW_STORE", input_schema::<review::PlanReviewStore>()),
         ("SESSION_SNAPSHOT", input_schema::<snapshot::SessionSnapshot>()),

@@ -366,6 +366,60 @@ pub fn paused(language: Language, limit: &str, done: &str, next: Option<&str>) -
     }
 }
 
+/// The summary of a run that handed back with no words of its own.
+pub fn stopped_short(language: Language, done: &str, next: Option<&str>) -> String {
+    match (language, next) {
+        (Language::En, Some(next)) => format!("Stopped before a final answer. Done so far: {done}. Next: {next}."),
+        (Language::En, None) => format!("Stopped before a final answer. Done so far: {done}."),
+        (Language::Zh, Some(next)) => format!("在给出最终答复前停止。已完成: {done}。下一步: {next}。"),
+        (Language::Zh, None) => format!("在给出最终答复前停止。已完成: {done}。"),
+    }
+}
+
+/// The headings of a handoff's text (see `session::handoff`).
+pub struct HandoffHeadings {
+    pub capsule: &'static str,
+    pub goal: &'static str,
+    pub summary: &'static str,
+    pub todos: &'static str,
+    pub findings: &'static str,
+    pub evidence: &'static str,
+    pub questions: &'static str,
+    pub budget: &'static str,
+    pub transcript: &'static str,
+    /// The last line of a text cut at its cap.
+    pub cut: &'static str,
+}
+
+pub fn handoff_headings(language: Language) -> HandoffHeadings {
+    match language {
+        Language::En => HandoffHeadings {
+            capsule: "Sub-agent capsule",
+            goal: "Goal",
+            summary: "Summary",
+            todos: "Todos",
+            findings: "Findings",
+            evidence: "Evidence (tool calls)",
+            questions: "Open questions",
+            budget: "Model calls · time",
+            transcript: "Full transcript",
+            cut: "(cut to fit; the full transcript has the rest)",
+        },
+        Language::Zh => HandoffHeadings {
+            capsule: "子代理结果摘要",
+            goal: "目标",
+            summary: "概述",
+            todos: "待办",
+            findings: "发现",
+            evidence: "依据（工具调用）",
+            questions: "待解决的问题",
+            budget: "模型调用 · 用时",
+            transcript: "完整记录",
+            cut: "（已截断；其余内容见完整记录）",
+        },
+    }
+}
+
 /// The reply to a call that waits with the plan for the user's review.
 pub fn not_run_awaiting_review(language: Language) -> &'static str {
     match language {

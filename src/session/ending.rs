@@ -9,6 +9,8 @@ use crate::session::config::{Language, OnLimit};
 use crate::session::events::{EventKind, PauseReason};
 use crate::session::exchange::{ContinueReason, Decision, ExitReason, NextCall};
 use crate::session::stuck::Pattern;
+use crate::session::turn::{EndedAs, Ending, LAST_WORDS_KEPT};
+use crate::text::cap;
 
 use super::Session;
 
@@ -58,6 +60,7 @@ impl Session {
     pub(super) fn finish(&mut self, answer: String, exit_reason: ExitReason, now: f64) -> Decision {
         let unfinished = self.unfinished();
         self.set_step_plan_status(if unfinished { PlanStatus::Paused } else { PlanStatus::Completed });
+        self.record_ending(EndedAs::Finalized, &answer);
         let iterations = self.end_turn();
         self.emit(EventKind::TurnCompleted { exit_reason, iterations }, now);
         Decision::Finalize { answer, exit_reason }
@@ -68,6 +71,11 @@ impl Session {
         let elapsed_ms = self.turn.as_ref().map_or(0.0, |t| t.elapsed(now));
         self.emit(EventKind::LimitReached { exit_reason, elapsed_ms }, now);
         let summary = self.summary(exit_reason == ExitReason::Timeout);
+        let ended_as = match self.config.on_limit {
+            OnLimit::Pause => EndedAs::Paused,
+            OnLimit::Fail => EndedAs::Failed,
+        };
+        self.record_ending(ended_as, &summary);
         let iterations = self.end_turn();
         self.set_step_plan_status(match self.config.on_limit {
             OnLimit::Pause => PlanStatus::Paused,
@@ -90,6 +98,13 @@ impl Session {
                 self.emit(EventKind::TurnFailed { exit_reason, iterations }, now);
                 Decision::Fail { exit_reason, message: summary }
             }
+        }
+    }
+
+    /// Keeps how the turn ended and its last words (the start of them), for a handoff.
+    fn record_ending(&mut self, how: EndedAs, words: &str) {
+        if let Some(turn) = self.turn.as_mut() {
+            turn.ending = Some(Ending { how, words: cap(words, LAST_WORDS_KEPT) });
         }
     }
 

@@ -14,6 +14,7 @@ pub mod continuation;
 mod ending;
 pub mod events;
 pub mod exchange;
+pub mod handoff;
 pub mod intent;
 mod progress;
 mod prompt;
@@ -25,7 +26,7 @@ mod turn;
 
 use arguments::{check_argument_limits, check_unique_ids, host_args};
 pub(crate) use proposals::PROPOSALS_KEPT;
-pub use turn::{Pending, Turn};
+pub use turn::{Pending, Receipt, Turn};
 
 use std::collections::VecDeque;
 
@@ -179,6 +180,8 @@ impl Session {
             waited_ms: 0.0,
             user_id: input.user_id,
             chat_id: input.chat_id,
+            receipts: Vec::new(),
+            ending: None,
         });
         self.stuck.reset();
         self.emit(EventKind::TurnStarted {}, now);

@@ -13,6 +13,7 @@ use crate::session::stuck::Pattern;
 use crate::sort::{places_by, repeats};
 use crate::text::cap;
 
+use super::turn::{Receipt, RECEIPTS_KEPT};
 use super::{approval, Pending, Session};
 
 pub(super) const FINDINGS_KEPT: usize = 8;
@@ -124,6 +125,12 @@ impl Session {
             self.findings.pop_front();
         }
         self.findings.push_back(obs);
+        if let Some(turn) = self.turn.as_mut() {
+            if turn.receipts.len() == RECEIPTS_KEPT {
+                turn.receipts.remove(0);
+            }
+            turn.receipts.push(Receipt { id: result.id.clone(), name: name.clone(), ok: !result.is_error });
+        }
         if let Some(pattern) = self.stuck.record_result(&name, &signature, &content, result.is_error) {
             let nudge = prompts::stuck(language, &pattern.describe());
             self.note_stuck(pattern, now);

@@ -4,7 +4,7 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::json::from_value::struct_from_value;
+use crate::json::from_value::{enum_from_value, struct_from_value};
 use crate::json::value::Value;
 use crate::plan::dialects::TodoDialect;
 use crate::session::exchange::ToolMessage;
@@ -72,7 +72,58 @@ pub struct Turn {
     /// Who sent the message and where, for a plan review.
     pub(crate) user_id: Option<String>,
     pub(crate) chat_id: Option<String>,
+    /// The turn's tool calls whose results came in, the last [`RECEIPTS_KEPT`]: what
+    /// backs what the turn found. (Absent from 1.0 and 1.1 snapshots.)
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = RECEIPTS_KEPT))]
+    pub(crate) receipts: Vec<Receipt>,
+    /// How the turn ended, once it has. (Absent from 1.0 and 1.1 snapshots.)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) ending: Option<Ending>,
 }
+
+/// The most receipts a turn keeps.
+pub const RECEIPTS_KEPT: usize = 32;
+/// The most characters of a turn's last words an [`Ending`] keeps.
+pub const LAST_WORDS_KEPT: usize = 4000;
+
+/// A tool call whose result came in: its id, its tool, and whether it succeeded.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Receipt {
+    #[schemars(length(max = 256))]
+    pub id: String,
+    #[schemars(length(max = 256))]
+    pub name: String,
+    pub ok: bool,
+}
+
+struct_from_value!(Receipt { id, name, ok });
+
+/// How a turn ended, and its last words: the answer, or the summary of a stop.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Ending {
+    pub(crate) how: EndedAs,
+    #[schemars(length(max = LAST_WORDS_KEPT))]
+    pub(crate) words: String,
+}
+
+struct_from_value!(Ending, "camelCase" { how, words });
+
+/// Which decision ended a turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum EndedAs {
+    /// `finalize`.
+    Finalized,
+    /// `pause`, at a limit.
+    Paused,
+    /// `fail`, at a limit.
+    Failed,
+}
+
+enum_from_value!(EndedAs, "camelCase" [Finalized, Paused, Failed]);
 
 struct_from_value!(Turn, "camelCase" {
     number,
@@ -91,6 +142,8 @@ struct_from_value!(Turn, "camelCase" {
     waited_ms,
     user_id,
     chat_id,
+    receipts = Default::default(),
+    ending,
 });
 
 impl Turn {

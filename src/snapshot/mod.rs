@@ -46,7 +46,7 @@ use crate::validate::schema::{self, ANY_MAX_DEPTH};
 /// What every snapshot says it is.
 pub const FORMAT: &str = "planloop.session";
 /// The version this planloop writes; it reads `1.x` up to this minor version.
-pub const VERSION: (u32, u32) = (1, 1);
+pub const VERSION: (u32, u32) = (1, 2);
 
 /// How deep a snapshot nests at most: a proposal's arguments, themselves at most
 /// [`ANY_MAX_DEPTH`] deep, sit a few levels below the root.

@@ -27,6 +27,7 @@ use crate::prompts::compose::{ComposeInput, PromptParts};
 use crate::session::approval::{ApproveOptions, RejectOptions};
 use crate::session::config::SessionConfig;
 use crate::session::exchange::BeginTurn;
+use crate::session::handoff::HandoffOptions;
 use crate::session::review::{PlanReview, PlanReviewStore};
 use crate::trail::capsule::{ContextCapsule as Capsule, ContextCapsuleInput};
 use crate::trail::reasoning::{HistoryOptions, ReasoningEvent};
@@ -210,6 +211,7 @@ arguments! {
     SessionHandleToolResults { results "results": checked(TOOL_RESULTS, "ToolResult[]"), now_ms "nowMs": time }
     SessionMayHold { tool "tool": string }
     SessionNextCall { now_ms "nowMs": time }
+    SessionHandoff { options "options": options(HandoffOptions, HANDOFF_OPTIONS, "HandoffOptions"), now_ms "nowMs": time }
     ReviewsFromJson { data "data": object(PlanReviewStore, PLAN_REVIEW_STORE, "PlanReviewStoreData") }
     ReviewsPut { review "review": object(PlanReview, PLAN_REVIEW, "PlanReview") }
     ReviewsTake { user_id "userId": optional_string, chat_id "chatId": optional_string, now_ms "nowMs": time }

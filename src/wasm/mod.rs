@@ -195,6 +195,7 @@ ops! {
     SessionHandleToolResultsRaw = 70,
     SessionMayHold = 73,
     SessionNextCall = 74,
+    SessionHandoff = 75,
     ReviewsNew = 80,
     ReviewsFree = 81,
     ReviewsFromJson = 82,

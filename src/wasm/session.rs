@@ -108,6 +108,10 @@ pub fn call(op: Op, handle: u32, given: Input<'_>) -> Option<Result<Status>> {
             with(&|s| json(&s.config().tools.may_hold(&arguments::SessionMayHold::read(input)?.tool)))
         }
         Op::SessionNextCall => with(&|s| value(&s.next_call(arguments::SessionNextCall::read(input)?.now_ms))),
+        Op::SessionHandoff => with(&|s| {
+            let a = arguments::SessionHandoff::read(input)?;
+            value(&s.handoff(a.options, a.now_ms))
+        }),
         Op::ReviewsNew => number(slab::insert(&REVIEWS, PlanReviewStore::default()).unwrap_or(0)),
         Op::ReviewsFree => {
             slab::remove(&REVIEWS, handle);

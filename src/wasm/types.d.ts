@@ -276,6 +276,16 @@ export type Decision = {
     replies: ToolMessage[];
 };
 
+/** Which decision ended a turn. */
+export type EndedAs = "finalized" | "paused" | "failed";
+
+/** How a turn ended, and its last words: the answer, or the summary of a stop. */
+export type Ending = {
+    how: EndedAs;
+    /** At most 4000 characters. */
+    words: string;
+};
+
 /** Why a call was refused. The codes are a contract: they never change meaning. */
 export type ErrorCode = "invalid_argument" | "invalid_options" | "host_exception" | "invalid_state" | "unknown_action" | "action_already_resolved" | "action_of_another_turn" | "invalid_snapshot" | "internal";
 
@@ -401,6 +411,50 @@ export type Grant = {
     tool: string;
     basis: Basis;
 };
+
+/** What a run hands back: seed 004's capsule and how the run stands, bounded. */
+export type Handoff = {
+    status: HandoffStatus;
+    goal: string;
+    /** One paragraph: the run's answer, or what it did and what is next. */
+    summary: string;
+    /** What the run learned from its tools, the last few. */
+    keyFindings: string[];
+    /** The tool calls of the run's last turn whose results came in, the last 32. */
+    evidence: Receipt[];
+    /** What the run's last words ask. */
+    openQuestions: string[];
+    /** The run's list as it ended. */
+    todos: Todo[];
+    /** Its items still open. */
+    nextActions: string[];
+    /** The model calls of its last turn, and that turn's time (less any wait for the user). */
+    iterations: number;
+    elapsedMs: number;
+    transcriptRef: string | null;
+    /** All of the above as one text for a parent model, within `maxChars`. */
+    text: string;
+};
+
+/** The options of `handoff`. */
+export type HandoffOptions = {
+    /**
+     * Where the host keeps the run's full transcript (a file, a URL, an id), for a
+     * reader who needs more than the capsule.
+     * At most 2000 characters.
+     */
+    transcriptRef?: string;
+    /**
+     * The most characters of `text`.
+     * At least 500.
+     * At most 20000.
+     * @default 4000
+     */
+    maxChars?: number;
+};
+
+/** How a run stands when it hands back. */
+export type HandoffStatus = "done" | "partial" | "blocked" | "failed";
 
 /** How much of the trail to keep. */
 export type HistoryMode = "rolling" | "full";
@@ -781,6 +835,15 @@ export type ReasoningLogData = {
     events: ReasoningEvent[];
 };
 
+/** A tool call whose result came in: its id, its tool, and whether it succeeded. */
+export type Receipt = {
+    /** At most 256 characters. */
+    id: string;
+    /** At most 256 characters. */
+    name: string;
+    ok: boolean;
+};
+
 /** Why the guard refuses the planner calls of an iteration. */
 export type Refusal = "planner_overuse_execute_next_step" | "duplicate_planner_call";
 
@@ -980,6 +1043,14 @@ export type SnapshotTurn = {
     /** Who sent the message and where, for a plan review. */
     userId?: string | null;
     chatId?: string | null;
+    /**
+     * The turn's tool calls whose results came in, the last [`RECEIPTS_KEPT`]: what
+     * backs what the turn found. (Absent from 1.0 and 1.1 snapshots.)
+     * At most 32 items.
+     */
+    receipts?: Receipt[];
+    /** How the turn ended, once it has. (Absent from 1.0 and 1.1 snapshots.) */
+    ending?: Ending | null;
 };
 
 /** Where the decision came from. */

@@ -12,6 +12,8 @@ import type {
   ContextCapsuleInput,
   Decision,
   Event,
+  Handoff,
+  HandoffOptions,
   HistoryOptions,
   IterationVerdict,
   JsonSchema,
@@ -371,6 +373,15 @@ export class Session extends Instance {
    * takes up a session it did not drive, such as one restored from a snapshot. */
   nextCall(nowMs: number): NextCall {
     return this.call(declared.SessionNextCall(nowMs));
+  }
+
+  /** What this run hands back to whoever started it (a parent agent): how it stands
+   * (`done`, `partial`, `blocked` or `failed`), its answer or a summary, the tool calls
+   * that back it, its list and its budget, and `text`, all of it for the parent's model
+   * to read as the tool result instead of the run's transcript, within `maxChars`. A run
+   * that stopped on a call nobody answered, or with no words, is `partial`, never empty. */
+  handoff(options: HandoffOptions | undefined, nowMs: number): Handoff {
+    return this.call(declared.SessionHandoff(options, nowMs));
   }
 }
 

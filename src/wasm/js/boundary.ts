@@ -2,7 +2,7 @@
 // tests/generated.rs. Do not edit. Its tables, then the readers of the results that
 // cross as fields, one per type, for the writers in src/wasm/field_writers.rs: each
 // builds an object literal in the key order JSON would give.
-import type { AcceptedAck, AckError, ApproveOptions, Artifact, BeginTurn, ComposeInput, Composed, ContextCapsule, ContextCapsuleInput, CustomIssue, Decision, ErrorData, HistoryOptions, InvalidFormatIssue, InvalidJsonIssue, InvalidTypeIssue, InvalidUnionIssue, InvalidValueIssue, Issue, IterationVerdict, ModelResponse, NextCall, PathSegment, PlanReview, PlanReviewStoreData, PlannerAck, PlannerOptions, PlannerSnapshot, PromptParts, ReasoningEvent, RejectOptions, RejectedAck, SessionConfig, Todo, TooBigIssue, TooSmallIssue, ToolCall, ToolMessage, ToolResult, ToolResultsOutcome, UnrecognizedKeysIssue, WriteTodos } from "../types";
+import type { AcceptedAck, AckError, ApproveOptions, Artifact, BeginTurn, ComposeInput, Composed, ContextCapsule, ContextCapsuleInput, CustomIssue, Decision, ErrorData, HandoffOptions, HistoryOptions, InvalidFormatIssue, InvalidJsonIssue, InvalidTypeIssue, InvalidUnionIssue, InvalidValueIssue, Issue, IterationVerdict, ModelResponse, NextCall, PathSegment, PlanReview, PlanReviewStoreData, PlannerAck, PlannerOptions, PlannerSnapshot, PromptParts, ReasoningEvent, RejectOptions, RejectedAck, SessionConfig, Todo, TooBigIssue, TooSmallIssue, ToolCall, ToolMessage, ToolResult, ToolResultsOutcome, UnrecognizedKeysIssue, WriteTodos } from "../types";
 import type { Reader } from "./engine.js";
 
 /** The operations of src/wasm/mod.rs. */
@@ -56,6 +56,7 @@ export const Op = {
   SessionHandleToolResultsRaw: 70,
   SessionMayHold: 73,
   SessionNextCall: 74,
+  SessionHandoff: 75,
   ReviewsNew: 80,
   ReviewsFree: 81,
   ReviewsFromJson: 82,
@@ -123,6 +124,7 @@ export const declared = {
   SessionHandleToolResults: (results: ToolResult[], nowMs: number): Declared => [Op.SessionHandleToolResults, [results, nowMs]],
   SessionMayHold: (tool: string): Declared => [Op.SessionMayHold, [tool]],
   SessionNextCall: (nowMs: number): Declared => [Op.SessionNextCall, [nowMs]],
+  SessionHandoff: (options: HandoffOptions | undefined, nowMs: number): Declared => [Op.SessionHandoff, [options, nowMs]],
   ReviewsFromJson: (data: PlanReviewStoreData): Declared => [Op.ReviewsFromJson, [data]],
   ReviewsPut: (review: PlanReview): Declared => [Op.ReviewsPut, [review]],
   ReviewsTake: (userId: string | null | undefined, chatId: string | null | undefined, nowMs: number): Declared => [Op.ReviewsTake, [userId, chatId, nowMs]],
