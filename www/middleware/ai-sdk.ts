@@ -9,7 +9,7 @@
 // `planloop.toolApproval`), and each gated tool's `execute` checks that the SDK brings
 // the user's approval: a configuration that would run it without asking is refused.
 import { jsonSchema, type LanguageModelMiddleware, tool, type ToolSet } from "ai";
-import type { Session, SessionSnapshot } from "planloop";
+import type { Handoff, HandoffOptions, Session, SessionSnapshot } from "planloop";
 
 import { type ToolApproval, type ToolApprovalFunction, approvedIn, gate, sameArgs } from "./approval.js";
 import { type Prompt, type ProviderMessage, type ProviderPart, lastUserMessage, responseOf, withSystem, withToolMessages } from "./prompt.js";
@@ -34,6 +34,11 @@ export interface Planloop {
   toolApproval(yours?: ToolApproval): ToolApprovalFunction;
   /** The session as one JSON document, for `createPlanloop({ snapshot })` later. */
   snapshot(): SessionSnapshot;
+  /** What this run hands back to the agent that started it (`Session.handoff`): its
+   * status, its answer or a summary, the calls that back it, and `text` for the parent's
+   * model to read, as a sub-agent tool's `toModelOutput` gives it, instead of the run's
+   * transcript. */
+  handoff(options?: HandoffOptions): Handoff;
 }
 
 /** What a model call returns, as far as planloop reads and changes it. */
@@ -54,7 +59,8 @@ interface Model {
 }
 
 export function createPlanloop(options: PlanloopOptions = {}): Planloop {
-  const keeper = new Keeper({ config: options.config, snapshot: options.snapshot }, options.now ?? Date.now);
+  const now = options.now ?? Date.now;
+  const keeper = new Keeper({ config: options.config, snapshot: options.snapshot }, now);
   /** The tools that came through `tools()`, planloop's own included, and those of them
    * whose `execute` checks for the user's approval. */
   const offered = new Set<string>();
@@ -180,6 +186,7 @@ export function createPlanloop(options: PlanloopOptions = {}): Planloop {
     },
     toolApproval: (yours?: ToolApproval) => gate(yours, (callId) => keeper.held(callId)),
     snapshot: () => keeper.session.snapshot(),
+    handoff: (handoffOptions?: HandoffOptions) => keeper.session.handoff(handoffOptions, now()),
   };
 }
 
