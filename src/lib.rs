@@ -36,7 +36,8 @@
 //! 3. Before each model call, `next.tools_withheld` says whether to call it without tools
 //!    (the last iteration of the turn), and `next.budget_line` can go in the system prompt.
 //! 4. `drain_events()` whenever convenient; `todos()`, `progress()`, `steps()` and
-//!    `capsule()` at any time.
+//!    `capsule()` at any time, and `handoff(options, now)` for what a sub-agent's run
+//!    hands back to the agent that started it.
 //! 5. `snapshot()` at any time (after draining events) to save the session as one JSON
 //!    document; `Session::restore` (or `restore_json`) rebuilds it, or refuses it with
 //!    `invalid_snapshot`. When a turn paused at a limit, a user message asking to
