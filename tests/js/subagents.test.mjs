@@ -1,9 +1,9 @@
-// Sub-agents as the AI SDK's docs build them (node_modules/ai/docs, "Subagents": a tool
-// whose `execute` runs another agent, and whose `toModelOutput` decides what the parent's
-// model reads), in AI SDK 7 and 6 with the SDK's mock models: the child runs with a
-// planloop of its own and hands back `planloop.handoff()`, so the parent's model reads
-// the capsule, never the child's transcript, and never an empty result when the child
-// stopped on a tool call.
+// Sub-agents as the SDKs' docs build them, with the SDKs' own mock models: in the AI SDK
+// (7 and 6; node_modules/ai/docs, "Subagents") a tool whose `execute` runs another agent
+// and whose `toModelOutput` decides what the parent's model reads; in the OpenAI Agents
+// SDK an agent used as a tool (`agent.asTool`). The child runs with a planloop of its own
+// and hands back `planloop.handoff()`, so the parent's model reads the capsule, never the
+// child's transcript, and never an empty result when the child stopped on a tool call.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
@@ -91,5 +91,81 @@ for (const { major, ai, Mock, createPlanloop } of majors) {
     const value = given[0].output.value;
     assert.match(value, /^Sub-agent capsule \(partial\)\n/);
     assert.match(value, /\nTodos \(0\/1\):\n- \[~\] Read the build log\n/);
+  });
+}
+
+// The OpenAI Agents SDK: an agent used as a tool (`agent.asTool`, docs "Agents as tools")
+// whose `customOutputExtractor` gives the child's capsule; the child's planloop keeps its
+// state under a context key of its own, as the parent and the child share the run context.
+const { Agent, RunState, run, tool: agentsTool } = await import("@openai/agents");
+const { ScriptedModel, assistantMessage, functionCall } = await import("@openai/agents-core/testing");
+const { createPlanloop: createAgentsPlanloop } = await import("../../pkg/openai-agents.mjs");
+
+const objectOf = (properties) => ({ type: "object", properties, required: Object.keys(properties), additionalProperties: false });
+const searchLogs = agentsTool({ name: "search", description: "Search the build logs", parameters: objectOf({ q: { type: "string" } }), strict: false, execute: async () => "build.log:12: missing semicolon" });
+const resetBranch = (done) => agentsTool({ name: "reset_branch", description: "Reset the branch", parameters: objectOf({ to: { type: "string" } }), strict: false, execute: async ({ to }) => (done.push(to), `reset to ${to}`) });
+
+/** A parent agent whose `research` tool is a child agent; each with its own planloop. */
+function agents({ parentModel, childModel, done = [], now = 1_000 }) {
+  const parentLoop = createAgentsPlanloop({ config: { tools: { read: ["research"] } }, now: () => now });
+  const childLoop = createAgentsPlanloop({ config: { tools: { read: ["search"] } }, contextKey: "planloop:research", now: () => now });
+  const child = new Agent({ name: "Researcher", instructions: "Research the question.", model: childLoop.model(childModel), tools: childLoop.tools([searchLogs, resetBranch(done)]) });
+  const research = child.asTool({ toolName: "research", toolDescription: "Research a question with a sub-agent", customOutputExtractor: () => childLoop.handoff().text });
+  const parent = new Agent({ name: "Lead", instructions: "Fix the build.", model: parentLoop.model(parentModel), tools: parentLoop.tools([research]) });
+  return { parent, parentLoop, childLoop };
+}
+
+test("OpenAI Agents SDK: an agent used as a tool hands the parent's model its capsule; both planloops keep their state", async () => {
+  const childModel = new ScriptedModel([[functionCall("search", { q: "error" }, { callId: "s1" })], [assistantMessage("It fails on a missing semicolon at build.log line 12.")]]);
+  const parentModel = new ScriptedModel([[functionCall("research", { input: "Find why the build fails" }, { callId: "r1" })], [assistantMessage("Fixed the semicolon.")]]);
+  const { parent, parentLoop, childLoop } = agents({ parentModel, childModel });
+  const context = {};
+  const result = await run(parent, "Fix the build", { context });
+  assert.equal(result.finalOutput, "Fixed the semicolon.");
+  const capsule = childLoop.handoff();
+  assert.equal(capsule.status, "done");
+  assert.deepEqual(capsule.evidence, [{ id: "s1", name: "search", ok: true }]);
+  const given = parentModel.calls[1].request.input.find((i) => i.type === "function_call_result" && i.callId === "r1");
+  assert.equal(given.output.text, capsule.text);
+  assert.match(capsule.text, /^Sub-agent capsule \(done\)\nGoal: Find why the build fails\n/);
+  // Each planloop's state under its own key of the shared context.
+  assert.equal(context.planloop.snapshot.turn.message, "Fix the build");
+  assert.equal(context["planloop:research"].snapshot.turn.message, "Find why the build fails");
+  assert.equal(parentLoop.session.todos().length, 0);
+});
+
+for (const approved of [true, false]) {
+  test(`OpenAI Agents SDK: a sub-agent's gated call surfaces on the root run; after a restart, ${approved ? "approved, it runs" : "rejected, it does not"}, and the capsule comes back`, async () => {
+    const done = [];
+    const first = agents({
+      parentModel: new ScriptedModel([[functionCall("research", { input: "Reset the branch to main" }, { callId: "r1" })]]),
+      childModel: new ScriptedModel([[functionCall("reset_branch", { to: "main" }, { callId: "x1" })]]),
+      done,
+    });
+    const paused = await run(first.parent, "Fix the build", { context: {} });
+    assert.deepEqual(paused.interruptions.map((i) => [i.agent.name, i.rawItem.name]), [["Researcher", "reset_branch"]]);
+    assert.equal(first.childLoop.handoff().status, "blocked");
+    const saved = paused.state.toString();
+    // Another process: fresh planloops and agents, the run state from its string.
+    const after = agents({
+      parentModel: new ScriptedModel([[assistantMessage(approved ? "The branch is reset." : "Left the branch alone.")]]),
+      childModel: new ScriptedModel([[assistantMessage(approved ? "Reset to main." : "I did not reset it: the user said no.")]]),
+      done,
+      now: 5_000,
+    });
+    const state = await RunState.fromString(after.parent, saved);
+    after.parentLoop.resume(state);
+    after.childLoop.resume(state);
+    const [interruption] = state.getInterruptions();
+    if (approved) state.approve(interruption);
+    else state.reject(interruption, { message: "Keep the branch." });
+    const result = await run(after.parent, state);
+    assert.equal(result.finalOutput, approved ? "The branch is reset." : "Left the branch alone.");
+    assert.deepEqual(done, approved ? ["main"] : []);
+    const capsule = after.childLoop.handoff();
+    assert.equal(capsule.status, "done");
+    // (A rejected call did not run: no result backs anything.)
+    assert.deepEqual(capsule.evidence, approved ? [{ id: "x1", name: "reset_branch", ok: true }] : []);
+    assert.equal(capsule.summary, approved ? "Reset to main." : "I did not reset it: the user said no.");
   });
 }

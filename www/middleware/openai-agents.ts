@@ -12,9 +12,17 @@
 // in `RunState.toString()` whatever paused the run, and `planloop.resume(state)` takes it
 // back after `RunState.fromString()`.
 import { type FunctionTool, type Model, type ModelRequest, type ModelResponse as AgentsResponse, type RunContext, type StreamEvent, tool } from "@openai/agents";
-import type { ModelResponse, Session, SessionSnapshot } from "planloop";
+import type { Handoff, HandoffOptions, ModelResponse, Session, SessionSnapshot } from "planloop";
 
 import { Keeper, type PlanloopOptions, type Result, type Saved } from "./turn.js";
+
+/** planloop's options, and where the run context keeps its state. */
+export interface AgentsPlanloopOptions extends PlanloopOptions {
+  /** The run context's key for this planloop's state (`planloop` by default). An agent
+   * used as a tool (`agent.asTool`) shares its parent's run context: give the
+   * sub-agent's planloop a key of its own, or its state takes the parent's place. */
+  contextKey?: string;
+}
 
 export type { PlanloopOptions };
 
@@ -34,6 +42,10 @@ export interface Planloop {
   resume(state: { _context: RunContext<unknown> }): void;
   /** The session as one JSON document. */
   snapshot(): SessionSnapshot;
+  /** What this run hands back to the agent that started it (`Session.handoff`): its
+   * status, its answer or a summary, the calls that back it, and `text` for the parent's
+   * model, as a sub-agent's `customOutputExtractor` gives it (`agent.asTool`). */
+  handoff(options?: HandoffOptions): Handoff;
 }
 
 /** An input or output item, as far as planloop reads it. */
@@ -48,17 +60,16 @@ interface Item {
   status?: string;
 }
 
-/** Where the run context keeps planloop's state. */
-interface Carrier {
-  planloop?: Saved;
-}
+/** The run context, where planloop's state rides under its key. */
+type Carrier = Record<string, unknown>;
 
 /** What planloop makes of a response: the call to make next (a refused stop goes back
  * to the model), or the text the run ends with in place of the response (null: it stands). */
 type Next = { again: ModelRequest } | { ending: string | null };
 
-export function createPlanloop(options: PlanloopOptions = {}): Planloop {
+export function createPlanloop(options: AgentsPlanloopOptions = {}): Planloop {
   const now = options.now ?? Date.now;
+  const key = options.contextKey ?? "planloop";
   let keeper = new Keeper({ config: options.config, snapshot: options.snapshot }, now);
   /** The tools `tools()` left as given: no call of theirs may be held. */
   const ungated: string[] = [];
@@ -71,9 +82,9 @@ export function createPlanloop(options: PlanloopOptions = {}): Planloop {
   function bind(context: RunContext<unknown> | undefined, taken = false): void {
     const carrier = context?.context;
     if (typeof carrier !== "object" || carrier === null || !Object.isExtensible(carrier)) return;
-    const own = Object.getOwnPropertyDescriptor(carrier, "planloop");
+    const own = Object.getOwnPropertyDescriptor(carrier, key);
     if (own !== undefined && (own.get === saved || own.configurable !== true || ("value" in own && !taken))) return;
-    Object.defineProperty(carrier, "planloop", { get: saved, enumerable: true, configurable: true });
+    Object.defineProperty(carrier, key, { get: saved, enumerable: true, configurable: true });
   }
   function saved(): Saved {
     return keeper.saved();
@@ -192,7 +203,7 @@ export function createPlanloop(options: PlanloopOptions = {}): Planloop {
       return [...gated, ...planner];
     },
     resume(state) {
-      const carried = (state._context.context as Carrier | undefined)?.planloop;
+      const carried = (state._context.context as Carrier | undefined)?.[key] as Saved | undefined;
       if (carried !== undefined) {
         const restored = new Keeper({ saved: carried }, now);
         const loose = ungated.filter((name) => restored.session.mayHold(name));
@@ -202,6 +213,7 @@ export function createPlanloop(options: PlanloopOptions = {}): Planloop {
       bind(state._context, true);
     },
     snapshot: () => keeper.session.snapshot(),
+    handoff: (handoffOptions?: HandoffOptions) => keeper.session.handoff(handoffOptions, now()),
   };
 }
 
