@@ -11,7 +11,8 @@ use crate::json::from_value::struct_from_value;
 use crate::plan::todos::{Todo, TodoStatus};
 use crate::prompts::{self, HandoffHeadings};
 use crate::session::turn::{EndedAs, Receipt};
-use crate::text::{self, cap};
+use crate::text::visible::visible;
+use crate::text::{self, cap, one_line};
 
 use super::Session;
 
@@ -110,7 +111,7 @@ impl Session {
         };
         let words = ending.map(|e| e.words.as_str()).filter(|w| has_words(w));
         let summary = match words {
-            Some(words) => cap(one_line(first_paragraph(words)).trim(), SUMMARY_CAP),
+            Some(words) => cap(&one_line(first_paragraph(words)), SUMMARY_CAP),
             None => {
                 let (done, next) = self.done_and_next();
                 cap(&prompts::stopped_short(self.config.language, &done, next.as_deref()), SUMMARY_CAP)
@@ -149,21 +150,6 @@ fn first_paragraph(text: &str) -> &str {
     text::part(text, ..end)
 }
 
-/// `text` on one line, with no control characters: a line of the capsule's text can
-/// then only be one it writes, whatever a tool or the model wrote (a forged heading
-/// included).
-fn one_line(text: &str) -> String {
-    let mut line = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c.is_control() || c == '\u{2028}' || c == '\u{2029}' {
-            true if !line.ends_with(' ') => line.push(' '),
-            true => {}
-            false => line.push(c),
-        }
-    }
-    line
-}
-
 /// The sentences of `words` that end with a question mark, the first few.
 fn questions(words: &str) -> Vec<String> {
     let mut found = Vec::new();
@@ -173,8 +159,8 @@ fn questions(words: &str) -> Vec<String> {
             start = at + c.len_utf8();
         } else if matches!(c, '?' | '？') {
             let sentence = one_line(text::part(words, start..at + c.len_utf8()));
-            if found.len() < QUESTIONS_MAX && !sentence.trim().is_empty() {
-                found.push(cap(sentence.trim(), QUESTION_CAP));
+            if found.len() < QUESTIONS_MAX && !sentence.is_empty() {
+                found.push(cap(&sentence, QUESTION_CAP));
             }
             start = at + c.len_utf8();
         }
@@ -183,7 +169,9 @@ fn questions(words: &str) -> Vec<String> {
 }
 
 /// The capsule as one text within `max` characters: a heading line, then a line per
-/// entry, each on one line and capped; past `max`, cut with a last line that says so.
+/// entry, each shown as `text::visible` shows untrusted text (one line, nothing hidden,
+/// capped), so that no line is one a tool or the model wrote; past `max`, cut with a last
+/// line that says so.
 fn render(handoff: &Handoff, headings: HandoffHeadings, max: usize) -> String {
     let status = match handoff.status {
         HandoffStatus::Done => "done",
@@ -192,7 +180,7 @@ fn render(handoff: &Handoff, headings: HandoffHeadings, max: usize) -> String {
         HandoffStatus::Failed => "failed",
     };
     let mut lines = vec![format!("{} ({status})", headings.capsule)];
-    let mut field = |heading: &str, value: &str| lines.push(format!("{heading}: {}", cap(&one_line(value), LINE_CAP)));
+    let mut field = |heading: &str, value: &str| lines.push(format!("{heading}: {}", visible(value, LINE_CAP)));
     field(headings.goal, &handoff.goal);
     field(headings.summary, &handoff.summary);
     let done = handoff.todos.iter().filter(|t| t.status == TodoStatus::Completed).count();
@@ -200,7 +188,7 @@ fn render(handoff: &Handoff, headings: HandoffHeadings, max: usize) -> String {
     let mut list = |heading: &str, items: Vec<String>| {
         if !items.is_empty() {
             lines.push(format!("{heading}:"));
-            lines.extend(items.iter().map(|item| format!("- {}", cap(&one_line(item), LINE_CAP))));
+            lines.extend(items.iter().map(|item| format!("- {}", visible(item, LINE_CAP))));
         }
     };
     let mark = |t: &Todo| match t.status {
@@ -218,7 +206,7 @@ fn render(handoff: &Handoff, headings: HandoffHeadings, max: usize) -> String {
     let elapsed = handoff.elapsed_ms.round() as u64;
     lines.push(format!("{}: {} · {elapsed} ms", headings.budget, handoff.iterations));
     if let Some(reference) = &handoff.transcript_ref {
-        lines.push(format!("{}: {}", headings.transcript, cap(&one_line(reference), LINE_CAP)));
+        lines.push(format!("{}: {}", headings.transcript, visible(reference, LINE_CAP)));
     }
     fit(&lines, headings.cut, max)
 }
@@ -250,11 +238,6 @@ fn fit(lines: &[String], cut: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_line_holds_no_control_characters_and_no_line_break() {
-        assert_eq!(one_line("a\nb\r\n\u{7}c\u{2028}d"), "a b c d");
-    }
 
     #[test]
     fn questions_are_the_sentences_that_ask() {
