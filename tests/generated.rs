@@ -134,6 +134,7 @@ fn the_boundary_is_current() {
     f.union::<planner::AckError>(&["InvalidArguments", "Refused"], false);
     f.add::<planloop::wasm::arguments::ToolText>().untyped();
     check_or_bless("src/wasm/field_writers.rs", &f.rust());
+    check_or_bless("src/wasm/field_parts.rs", &f.rust_parts());
     let (declared, types) = js_arguments(&f);
     check_or_bless("src/wasm/js/boundary.ts", &f.ts(&format!("{}{declared}", js_tables()), &types));
 }

@@ -72,33 +72,6 @@ impl WriteFields for String {
     }
 }
 
-/// A field of a `…Parts` writer that is not a plain value: a string, or what writes
-/// the field (a writer that has the parts of a result but not its Rust value).
-pub trait Part {
-    fn put(self, out: &mut Out<'_>);
-}
-
-impl Part for &str {
-    fn put(self, out: &mut Out<'_>) {
-        out.string(self);
-    }
-}
-
-impl<F: FnOnce(&mut Out<'_>)> Part for F {
-    fn put(self, out: &mut Out<'_>) {
-        self(out);
-    }
-}
-
-/// A key a `…Parts` writer may leave out.
-#[allow(dead_code)]
-pub enum Key<P> {
-    Absent,
-    Given(P),
-    /// Given as `undefined`, which zod keeps.
-    Undefined,
-}
-
 // `ErrorCode` crosses as its index in [invalid_argument, invalid_options, host_exception, invalid_state, unknown_action, action_already_resolved, action_of_another_turn, invalid_snapshot, internal].
 const _: () = assert!(ErrorCode::InvalidArgument as u32 == 0);
 const _: () = assert!(ErrorCode::InvalidOptions as u32 == 1);
@@ -150,28 +123,6 @@ impl WriteFields for AcceptedAck {
             Some(value) => {
                 out.flag(true);
                 out.string(value);
-            }
-            None => out.flag(false),
-        }
-    }
-}
-
-/// `AcceptedAck`'s fields, for a writer that has them but no `AcceptedAck` value.
-pub struct AcceptedAckParts<InProgressPart> {
-    pub revision: u32,
-    pub todo_count: u32,
-    pub in_progress: Option<InProgressPart>,
-}
-
-impl<InProgressPart: Part> AcceptedAckParts<InProgressPart> {
-    pub fn write(self, out: &mut Out<'_>) {
-        out.number(0); // its variant of `PlannerAck`
-        out.number(self.revision);
-        out.number(self.todo_count);
-        match self.in_progress {
-            Some(value) => {
-                out.flag(true);
-                value.put(out);
             }
             None => out.flag(false),
         }
@@ -266,22 +217,6 @@ impl WriteFields for InvalidFormatIssue {
     }
 }
 
-/// `InvalidFormatIssue`'s fields, for a writer that has them but no `InvalidFormatIssue` value.
-pub struct InvalidFormatIssueParts<PathPart, MessagePart> {
-    pub origin: Origin,
-    pub path: PathPart,
-    pub message: MessagePart,
-}
-
-impl<PathPart: Part, MessagePart: Part> InvalidFormatIssueParts<PathPart, MessagePart> {
-    pub fn write(self, out: &mut Out<'_>) {
-        out.number(6); // its variant of `Issue`
-        out.number(self.origin as u32);
-        self.path.put(out);
-        self.message.put(out);
-    }
-}
-
 /// `InvalidJsonIssue`.
 impl WriteFields for InvalidJsonIssue {
     fn write(&self, out: &mut Out<'_>) {
@@ -297,22 +232,6 @@ impl WriteFields for InvalidTypeIssue {
         out.number(self.expected as u32);
         list(out, &self.path);
         out.string(&self.message);
-    }
-}
-
-/// `InvalidTypeIssue`'s fields, for a writer that has them but no `InvalidTypeIssue` value.
-pub struct InvalidTypeIssueParts<PathPart, MessagePart> {
-    pub expected: Expected,
-    pub path: PathPart,
-    pub message: MessagePart,
-}
-
-impl<PathPart: Part, MessagePart: Part> InvalidTypeIssueParts<PathPart, MessagePart> {
-    pub fn write(self, out: &mut Out<'_>) {
-        out.number(0); // its variant of `Issue`
-        out.number(self.expected as u32);
-        self.path.put(out);
-        self.message.put(out);
     }
 }
 
@@ -334,22 +253,6 @@ impl WriteFields for InvalidValueIssue {
         out.strings(&self.values);
         list(out, &self.path);
         out.string(&self.message);
-    }
-}
-
-/// `InvalidValueIssue`'s fields, for a writer that has them but no `InvalidValueIssue` value.
-pub struct InvalidValueIssueParts<ValuesPart, PathPart, MessagePart> {
-    pub values: ValuesPart,
-    pub path: PathPart,
-    pub message: MessagePart,
-}
-
-impl<ValuesPart: Part, PathPart: Part, MessagePart: Part> InvalidValueIssueParts<ValuesPart, PathPart, MessagePart> {
-    pub fn write(self, out: &mut Out<'_>) {
-        out.number(3); // its variant of `Issue`
-        self.values.put(out);
-        self.path.put(out);
-        self.message.put(out);
     }
 }
 
@@ -433,49 +336,11 @@ impl WriteFields for RejectedAck {
     }
 }
 
-/// `RejectedAck`'s fields, for a writer that has them but no `RejectedAck` value.
-pub struct RejectedAckParts<MessagePart, IssuesPart> {
-    pub error: AckError,
-    pub message: MessagePart,
-    pub issues: Key<IssuesPart>,
-}
-
-impl<MessagePart: Part, IssuesPart: Part> RejectedAckParts<MessagePart, IssuesPart> {
-    pub fn write(self, out: &mut Out<'_>) {
-        out.number(1); // its variant of `PlannerAck`
-        self.error.write(out);
-        self.message.put(out);
-        match self.issues {
-            Key::Absent => out.number(0),
-            Key::Given(value) => {
-                out.number(1);
-                value.put(out);
-            }
-            Key::Undefined => out.number(2),
-        }
-    }
-}
-
 /// `Todo`.
 impl WriteFields for Todo {
     fn write(&self, out: &mut Out<'_>) {
         out.string(&self.id);
         out.string(&self.content);
-        out.number(self.status as u32);
-    }
-}
-
-/// `Todo`'s fields, for a writer that has them but no `Todo` value.
-pub struct TodoParts<IdPart, ContentPart> {
-    pub id: IdPart,
-    pub content: ContentPart,
-    pub status: TodoStatus,
-}
-
-impl<IdPart: Part, ContentPart: Part> TodoParts<IdPart, ContentPart> {
-    pub fn write(self, out: &mut Out<'_>) {
-        self.id.put(out);
-        self.content.put(out);
         out.number(self.status as u32);
     }
 }
@@ -491,26 +356,6 @@ impl WriteFields for TooBigIssue {
     }
 }
 
-/// `TooBigIssue`'s fields, for a writer that has them but no `TooBigIssue` value.
-pub struct TooBigIssueParts<PathPart, MessagePart> {
-    pub origin: Origin,
-    pub maximum: f64,
-    pub inclusive: bool,
-    pub path: PathPart,
-    pub message: MessagePart,
-}
-
-impl<PathPart: Part, MessagePart: Part> TooBigIssueParts<PathPart, MessagePart> {
-    pub fn write(self, out: &mut Out<'_>) {
-        out.number(2); // its variant of `Issue`
-        out.number(self.origin as u32);
-        out.float(self.maximum);
-        out.flag(self.inclusive);
-        self.path.put(out);
-        self.message.put(out);
-    }
-}
-
 /// `TooSmallIssue`.
 impl WriteFields for TooSmallIssue {
     fn write(&self, out: &mut Out<'_>) {
@@ -519,26 +364,6 @@ impl WriteFields for TooSmallIssue {
         out.flag(self.inclusive);
         list(out, &self.path);
         out.string(&self.message);
-    }
-}
-
-/// `TooSmallIssue`'s fields, for a writer that has them but no `TooSmallIssue` value.
-pub struct TooSmallIssueParts<PathPart, MessagePart> {
-    pub origin: Origin,
-    pub minimum: f64,
-    pub inclusive: bool,
-    pub path: PathPart,
-    pub message: MessagePart,
-}
-
-impl<PathPart: Part, MessagePart: Part> TooSmallIssueParts<PathPart, MessagePart> {
-    pub fn write(self, out: &mut Out<'_>) {
-        out.number(1); // its variant of `Issue`
-        out.number(self.origin as u32);
-        out.float(self.minimum);
-        out.flag(self.inclusive);
-        self.path.put(out);
-        self.message.put(out);
     }
 }
 
@@ -585,35 +410,6 @@ impl WriteFields for UnrecognizedKeysIssue {
         out.strings(&self.keys);
         list(out, &self.path);
         out.string(&self.message);
-    }
-}
-
-/// `WriteTodos`'s fields, for a writer that has them but no `WriteTodos` value.
-pub struct WriteTodosParts<TodosPart, FocusPart, NotePart> {
-    pub todos: TodosPart,
-    pub focus: Key<FocusPart>,
-    pub note: Key<NotePart>,
-}
-
-impl<TodosPart: Part, FocusPart: Part, NotePart: Part> WriteTodosParts<TodosPart, FocusPart, NotePart> {
-    pub fn write(self, out: &mut Out<'_>) {
-        self.todos.put(out);
-        match self.focus {
-            Key::Absent => out.number(0),
-            Key::Given(value) => {
-                out.number(1);
-                value.put(out);
-            }
-            Key::Undefined => out.number(2),
-        }
-        match self.note {
-            Key::Absent => out.number(0),
-            Key::Given(value) => {
-                out.number(1);
-                value.put(out);
-            }
-            Key::Undefined => out.number(2),
-        }
     }
 }
 
@@ -688,18 +484,6 @@ impl WriteFields for PathSegment {
             }
         }
     }
-}
-
-/// `PathSegment::Key`, as a `PathSegment`.
-pub fn path_segment_key(out: &mut Out<'_>, value: impl Part) {
-    out.number(0);
-    value.put(out);
-}
-
-/// `PathSegment::Index`, as a `PathSegment`.
-pub fn path_segment_index(out: &mut Out<'_>, value: u32) {
-    out.number(1);
-    out.number(value);
 }
 
 /// `PlannerAck`: its variant's index, then the variant.

@@ -1,7 +1,7 @@
 //! Plain `write_todos` mistakes (see `validate::write_todos`), written as the issues they
 //! stand for without making those issues first: the invalid path of the primitives, kept
 //! as fast as the valid one. It writes each issue's fields through the generated
-//! `…IssueParts` writers (`field_writers.rs`), so the layout is the one `Issue`'s writer
+//! `…IssueParts` writers (`field_parts.rs`), so the layout is the one `Issue`'s writer
 //! has. Kept for speed: with the mistakes made issues and written as those instead,
 //! `make bench`'s invalid row went from 0.12–0.24 to 0.26–0.91 of JSON.parse + zod
 //! (limit 0.5; the module 1.1 KB gzip smaller).
@@ -13,9 +13,9 @@
 
 use std::cell::RefCell;
 
-use super::field_writers::{path_segment_index, path_segment_key};
-use super::field_writers::{InvalidFormatIssueParts, InvalidTypeIssueParts, InvalidValueIssueParts};
-use super::field_writers::{TooBigIssueParts, TooSmallIssueParts};
+use super::field_parts::{path_segment_index, path_segment_key};
+use super::field_parts::{InvalidFormatIssueParts, InvalidTypeIssueParts, InvalidValueIssueParts};
+use super::field_parts::{TooBigIssueParts, TooSmallIssueParts};
 use super::io::Out;
 use crate::error::issue::Origin;
 use crate::validate::write_todos::{Mistake, Place, What, STATUSES};

@@ -27,6 +27,8 @@ mod compose;
 #[cfg(feature = "core")]
 mod primitives;
 // (One file for both modules: each leaves the other's writers unused.)
+#[cfg(feature = "core")]
+mod field_parts;
 #[cfg_attr(not(all(feature = "core", feature = "session")), allow(dead_code))]
 mod field_writers;
 mod io;

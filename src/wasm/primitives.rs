@@ -5,7 +5,8 @@
 use std::cell::RefCell;
 
 use super::arguments;
-use super::field_writers::{list, AcceptedAckParts, Key, RejectedAckParts, TodoParts, WriteFields, WriteTodosParts};
+use super::field_parts::{AcceptedAckParts, Key, RejectedAckParts, TodoParts, WriteTodosParts};
+use super::field_writers::{list, WriteFields};
 use super::io::Out;
 use super::io::{fields, json_text, number, write};
 use super::slab::{self, Slab};

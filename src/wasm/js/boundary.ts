@@ -194,27 +194,9 @@ export function readError(r: Reader) {
 
 export function readErrorData(r: Reader): ErrorData {
   const o: ErrorData = {};
-  switch (r.number()) {
-    case 1:
-      o.argument = r.string();
-      break;
-    case 2:
-      o.argument = undefined;
-  }
-  switch (r.number()) {
-    case 1:
-      o.issues = r.list(readIssue);
-      break;
-    case 2:
-      o.issues = undefined;
-  }
-  switch (r.number()) {
-    case 1:
-      o.detail = r.string();
-      break;
-    case 2:
-      o.detail = undefined;
-  }
+  r.key((r) => r.string(), (given) => (o.argument = given));
+  r.key((r) => r.list(readIssue), (given) => (o.issues = given));
+  r.key((r) => r.string(), (given) => (o.detail = given));
   return o;
 }
 
@@ -256,13 +238,7 @@ export function readReasoningEvent(r: Reader): ReasoningEvent {
 
 export function readRejectedAck(r: Reader): RejectedAck {
   const o: RejectedAck = { ok: false, error: readAckError(r), message: r.string() };
-  switch (r.number()) {
-    case 1:
-      o.issues = r.list(readIssue);
-      break;
-    case 2:
-      o.issues = undefined;
-  }
+  r.key((r) => r.list(readIssue), (given) => (o.issues = given));
   return o;
 }
 
@@ -300,20 +276,8 @@ export function readUnrecognizedKeysIssue(r: Reader): UnrecognizedKeysIssue {
 
 export function readWriteTodos(r: Reader): WriteTodos {
   const o: WriteTodos = { todos: r.list(readTodo) };
-  switch (r.number()) {
-    case 1:
-      o.focus = r.string();
-      break;
-    case 2:
-      o.focus = undefined;
-  }
-  switch (r.number()) {
-    case 1:
-      o.note = r.string();
-      break;
-    case 2:
-      o.note = undefined;
-  }
+  r.key((r) => r.string(), (given) => (o.focus = given));
+  r.key((r) => r.string(), (given) => (o.note = given));
   return o;
 }
 

@@ -233,6 +233,14 @@ export class Reader {
     return JSON.parse(this.string()) as unknown;
   }
 
+  /** A key that may be left out (`Key` in src/wasm/field_parts.rs): 0 when it is, 1 then
+   * what `read` reads, 2 when it was given as `undefined` (which zod keeps); `set` gets
+   * what was given. */
+  key<T>(read: (reader: this) => T, set: (given: T | undefined) => void): void {
+    const given = this.n[this.at++];
+    if (given !== 0) set(given === 1 ? read(this) : undefined);
+  }
+
   /** A count, then that many of what `read` reads. */
   list<T>(read: (reader: this) => T): T[] {
     const count = this.n[this.at++]!;
