@@ -191,6 +191,7 @@ fn an_absent_key_reads_as_its_documented_default() {
     defaults_agree::<PlanReviewOptions>();
     defaults_agree::<HistoryOptions>();
     defaults_agree::<ToolPolicy>();
+    defaults_agree::<planloop::session::config::DelegationOptions>();
 
     let options: planner::PlannerOptions = read("{}");
     assert_eq!(options.max_planner_only_streak, 2);

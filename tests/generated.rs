@@ -19,8 +19,8 @@ use serde_json::{Map, Value};
 
 use planloop::{
     error, error::issue, plan::dialects, plan::guard, plan::planner, plan::recorded as plan, plan::todos, plan::tools,
-    prompts::compose, session::approval, session::config, session::events, session::exchange, session::handoff,
-    session::review, snapshot, trail::capsule, trail::reasoning,
+    prompts::compose, session::approval, session::config, session::delegate_call, session::delegation, session::events,
+    session::exchange, session::handoff, session::review, snapshot, trail::capsule, trail::reasoning,
 };
 
 #[path = "generated/fields.rs"]
@@ -71,6 +71,7 @@ fn tool_schemas_are_current() {
     check("task_list.json", input_schema::<dialects::TaskListArgs>());
     check("task_get.json", input_schema::<dialects::TaskGetArgs>());
     check("task_progress.json", input_schema::<dialects::TaskProgressArgs>());
+    check("delegate.json", input_schema::<delegate_call::DelegateArgs>());
 }
 
 /// The boundary's generated sides: the JS layer's tables, and the results that cross as
@@ -96,6 +97,7 @@ fn the_boundary_is_current() {
     f.add::<exchange::ToolMessage>();
     f.add::<exchange::NextCall>();
     f.add::<exchange::ToolResultsOutcome>();
+    f.add::<delegate_call::Delegation>();
     f.variant::<exchange::Decision>("RunTools", "runTools");
     f.add::<planner::PlannerSnapshot>();
     f.add::<todos::Todo>().parts();
@@ -162,6 +164,8 @@ fn typescript_types_are_current() {
     ts.add::<exchange::ApprovalOutcome>(Contract::Output);
     ts.add::<approval::Proposal>(Contract::Output);
     ts.add::<handoff::Handoff>(Contract::Output);
+    ts.add::<delegation::DelegationOutcome>(Contract::Output);
+    ts.add::<delegate_call::Delegation>(Contract::Output);
     ts.add::<review::PlanReview>(Contract::Output);
 
     // What planloop takes: the accepted shape (optional keys may be left out).
@@ -470,6 +474,7 @@ fn compiled_schemas_are_current() {
         ("APPROVE_OPTIONS", input_schema::<approval::ApproveOptions>()),
         ("REJECT_OPTIONS", input_schema::<approval::RejectOptions>()),
         ("HANDOFF_OPTIONS", input_schema::<handoff::HandoffOptions>()),
+        ("DELEGATE_CALL", input_schema::<delegate_call::DelegateCall>()),
         ("PLAN_REVIEW", input_schema::<review::PlanReview>()),
         ("PLAN_REVIEW_STORE", input_schema::<review::PlanReviewStore>()),
         ("SESSION_SNAPSHOT", input_schema::<snapshot::SessionSnapshot>()),

@@ -3,6 +3,7 @@
 //! `src/prompts/*.md`; `{{{key}}}` marks where values go.
 
 pub mod compose;
+pub mod delegation;
 pub mod echo;
 
 use std::ops::Range;

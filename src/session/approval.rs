@@ -12,6 +12,7 @@ use serde::Serialize;
 use crate::json::decimals::Decimals;
 use crate::json::from_value::{enum_from_value, key, struct_from_value, Case, Fields, FromValue, Mismatch};
 use crate::json::value::Value;
+use crate::session::delegation::Link;
 use crate::text::visible::visible;
 use crate::text::{cap, find};
 use crate::trail::reasoning::describe_args;
@@ -231,6 +232,11 @@ pub struct Proposal {
     pub iteration: u32,
     /// What decided it needs approval.
     pub basis: Basis,
+    /// When a sub-agent made it: the delegations it came through, outermost first (the
+    /// parent's turn and its delegate call). Absent for the session's own.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = 3))]
+    pub chain: Vec<Link>,
 }
 
 struct_from_value!(Proposal, "camelCase" {
@@ -243,6 +249,7 @@ struct_from_value!(Proposal, "camelCase" {
     turn,
     iteration,
     basis,
+    chain = Default::default(),
 });
 
 /// How long a grant lasts.

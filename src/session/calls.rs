@@ -199,10 +199,43 @@ impl Session {
             return Ok(self.ask_review(host_calls.into_iter().map(|(_, call)| call).collect(), replies, now));
         }
         let mut calls = Vec::new();
+        let mut delegations = Vec::new();
         let mut proposals = Vec::new();
         // Which proposal each call made, for the copies of a write call.
         let mut proposed_at = vec![None; copies.len()];
+        // The id of each delegate call, for its copies.
+        let mut delegated_as = vec![None; copies.len()];
         for (i, call) in host_calls {
+            if self.delegates(&call.name) {
+                // The host runs it as a sub-agent; a copy is answered as a copy.
+                let first: Option<String> = copies[i].and_then(|first| delegated_as[first].clone());
+                if let Some(first) = first {
+                    replies.push(self.copy_reply(call.id, call.name, &first, false));
+                    continue;
+                }
+                delegated_as[i] = Some(call.id.clone());
+                match self.delegation(&call, now)? {
+                    Err(content) => {
+                        replies.push(ToolMessage { tool_call_id: call.id, name: call.name, content, is_error: true })
+                    }
+                    Ok(delegation) => {
+                        let args = host_args(call.args, self.decimals);
+                        self.log.record_act(&call.name, &&args, iteration, now, self.decimals)?;
+                        let pending = Pending {
+                            id: call.id,
+                            signature: signature(&call.name, &args, self.decimals),
+                            name: call.name,
+                            approved: false,
+                            answered: false,
+                            observed: None,
+                            delegation: Some(delegation.clone()),
+                        };
+                        self.turn_mut()?.pending.push(pending);
+                        delegations.push(delegation);
+                    }
+                }
+                continue;
+            }
             let args = host_args(call.args, self.decimals);
             let observed = TodoDialect::for_tool(&call.name, &self.config.todo_dialects).and_then(|d| self.observed(d));
             let (class, basis) = self.config.tools.classify(&call.name, &args, &self.grants);
@@ -230,6 +263,7 @@ impl Session {
                 approved: false,
                 answered: false,
                 observed,
+                delegation: None,
             };
             self.turn_mut()?.pending.push(pending);
             calls.push(ToolCall { id: call.id, name: call.name, args });
@@ -242,12 +276,12 @@ impl Session {
                 EventKind::TurnPaused { reason: PauseReason::Approval, pending_count, steps_used, steps_remaining },
                 now,
             );
-            return Ok(Decision::AwaitApproval { proposals, calls, replies, steps_used, steps_remaining });
+            return Ok(Decision::AwaitApproval { proposals, calls, delegations, replies, steps_used, steps_remaining });
         }
-        if calls.is_empty() {
+        if calls.is_empty() && delegations.is_empty() {
             self.close_batch(&mut replies, None, iteration, now);
         }
-        Ok(Decision::RunTools { calls, replies, next: self.next_call(now) })
+        Ok(Decision::RunTools { calls, delegations, replies, next: self.next_call(now) })
     }
 
     /// The reply to call `id` (of tool `name`), which repeats call `first` of the same

@@ -131,6 +131,61 @@ impl Default for PlanReviewOptions {
     }
 }
 
+/// Sub-agents: the model may hand a scoped goal to a child session through a delegate
+/// tool, and gets the child's capsule back as that call's result (see `delegation.rs`).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(deny_unknown_fields)]
+pub struct DelegationOptions {
+    /// Offer the delegate tool and hand its calls to the host as delegations.
+    #[serde(default)]
+    pub enabled: bool,
+    /// The tools read as delegate calls: planloop's own (offered to the model), then any
+    /// the host's framework offers (deepagents' `task`, Claude Code's `Agent` or `Task`),
+    /// whose argument shapes are read too.
+    #[serde(default = "delegate_tools")]
+    #[schemars(length(min = 1, max = 4), inner(length(min = 1, max = 64)))]
+    pub tool_names: Vec<String>,
+    /// How deep sub-agents may nest: 1 lets the session delegate, and its children not.
+    #[serde(default = "one")]
+    #[schemars(range(min = 1, max = 3))]
+    pub max_depth: u32,
+    /// Children one turn may have at a time.
+    #[serde(default = "two")]
+    #[schemars(range(min = 1, max = 8))]
+    pub max_in_flight: u32,
+    /// Model responses a child may use at most; it gets less when the turn has less left.
+    #[serde(default = "ten")]
+    #[schemars(range(min = 2, max = 100_000))]
+    pub max_iterations: u32,
+    /// The longest capsule text a child hands back, in characters.
+    #[serde(default = "four_thousand")]
+    #[schemars(range(min = 500, max = 20_000))]
+    pub capsule_chars: u32,
+}
+
+struct_from_value!(DelegationOptions, "camelCase" {
+    enabled = Default::default(),
+    tool_names = delegate_tools(),
+    max_depth = one(),
+    max_in_flight = two(),
+    max_iterations = ten(),
+    capsule_chars = four_thousand(),
+});
+
+impl Default for DelegationOptions {
+    fn default() -> Self {
+        DelegationOptions {
+            enabled: false,
+            tool_names: delegate_tools(),
+            max_depth: one(),
+            max_in_flight: two(),
+            max_iterations: ten(),
+            capsule_chars: four_thousand(),
+        }
+    }
+}
+
 /// Everything a `Session` can be told. Every key is optional.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -187,6 +242,8 @@ pub struct SessionConfig {
     #[serde(default = "twenty_thousand")]
     #[schemars(range(min = 100, max = 10_000_000))]
     pub max_tool_output_chars: u32,
+    #[serde(default)]
+    pub delegation: DelegationOptions,
 }
 
 struct_from_value!(SessionConfig, "camelCase" {
@@ -205,12 +262,30 @@ struct_from_value!(SessionConfig, "camelCase" {
     tools = Default::default(),
     plan_review = Default::default(),
     max_tool_output_chars = twenty_thousand(),
+    delegation = Default::default(),
 });
 
 impl SessionConfig {
     /// The rules its schema cannot say: two dialects of one tool name (Gemini CLI's and
-    /// planloop's `write_todos`) cannot both be on, as a call could not tell them apart.
+    /// planloop's `write_todos`) cannot both be on, as a call could not tell them apart;
+    /// nor can a delegate tool be named as a planner tool.
     pub fn check(&self, argument: &str) -> crate::error::Result<()> {
+        let planner = |name: &str| {
+            name == "plan" || name == "plan_progress" || TodoDialect::for_tool(name, &self.todo_dialects).is_some()
+        };
+        if let Some(at) = self.delegation.tool_names.iter().position(|name| planner(name)) {
+            let message =
+                format!("\"{}\" is a planner tool: name the delegate tool otherwise", self.delegation.tool_names[at]);
+            let path = vec![
+                crate::error::issue::PathSegment::Key("delegation".into()),
+                crate::error::issue::PathSegment::Key("toolNames".into()),
+                crate::error::issue::PathSegment::Index(at as u32),
+            ];
+            return Err(crate::error::Error::invalid_options(
+                argument,
+                vec![crate::error::issue::Issue::custom(message, path)],
+            ));
+        }
         match TodoDialect::clash(&self.todo_dialects) {
             None => Ok(()),
             Some((first, second)) => {
@@ -253,12 +328,25 @@ impl Default for SessionConfig {
             tools: ToolPolicy::default(),
             plan_review: PlanReviewOptions::default(),
             max_tool_output_chars: twenty_thousand(),
+            delegation: DelegationOptions::default(),
         }
     }
 }
 
 fn yes() -> bool {
     true
+}
+fn one() -> u32 {
+    1
+}
+fn ten() -> u32 {
+    10
+}
+fn four_thousand() -> u32 {
+    4000
+}
+fn delegate_tools() -> Vec<String> {
+    vec!["delegate".to_owned()]
 }
 fn two() -> u32 {
     2

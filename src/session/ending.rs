@@ -113,6 +113,8 @@ impl Session {
             Some(turn) => {
                 turn.open = false;
                 turn.pending.clear();
+                // A closed turn's delegations can no longer be answered.
+                self.children.clear();
                 turn.iterations
             }
             None => 0,

@@ -10,6 +10,7 @@ use crate::plan::steps::CompletedBy;
 use crate::session::approval::ProposalStatus;
 use crate::session::continuation::{Source, Status};
 use crate::session::exchange::ExitReason;
+use crate::session::handoff::HandoffStatus;
 use crate::session::stuck::Pattern;
 
 /// Events kept between two drains.
@@ -102,6 +103,12 @@ pub enum EventKind {
     /// The current step was completed, and how that was told.
     #[serde(rename_all = "camelCase")]
     StepCompleted { step_id: String, by: CompletedBy, result: Option<String> },
+    /// A delegate call became a delegation for the host to run.
+    #[serde(rename_all = "camelCase")]
+    DelegationStarted { call_id: String, depth: u32, max_iterations: u32 },
+    /// A child handed its capsule back, or a delegate call was refused.
+    #[serde(rename_all = "camelCase")]
+    DelegationEnded { call_id: String, status: HandoffStatus },
     /// "continue" resumed a paused plan from its current step.
     #[serde(rename_all = "camelCase")]
     PlanResumed { plan_id: String, step_index: u32 },

@@ -8,6 +8,7 @@ use crate::json::from_value::struct_from_value;
 use crate::json::value::Value;
 use crate::session::approval::Proposal;
 use crate::session::continuation::ReportedProgress;
+use crate::session::delegate_call::Delegation;
 use crate::session::review::PlanReview;
 use crate::text::written_call::WrittenCall;
 
@@ -199,9 +200,11 @@ impl ContinueReason {
 pub enum Decision {
     /// Run `calls` (in any order) and pass their results to `handleToolResults`. Append
     /// `replies` (planloop's answers to its own planner tools) as tool messages; when
-    /// `calls` is empty, call the model again right away.
+    /// `calls` and `delegations` are empty, call the model again right away. Run each
+    /// of `delegations` as a sub-agent (`beginDelegation`, then `finishDelegation` for
+    /// its capsule), or answer it with `handleToolResults` like any call.
     #[serde(rename_all = "camelCase")]
-    RunTools { calls: Vec<ToolCall>, replies: Vec<ToolMessage>, next: NextCall },
+    RunTools { calls: Vec<ToolCall>, delegations: Vec<Delegation>, replies: Vec<ToolMessage>, next: NextCall },
     /// Do not end the turn: append `message` as a user message and call the model again.
     #[serde(rename_all = "camelCase")]
     Continue { message: String, reason: ContinueReason, attempt: u32, max_attempts: u32, next: NextCall },
@@ -222,6 +225,7 @@ pub enum Decision {
     AwaitApproval {
         proposals: Vec<Proposal>,
         calls: Vec<ToolCall>,
+        delegations: Vec<Delegation>,
         replies: Vec<ToolMessage>,
         steps_used: u32,
         steps_remaining: u32,
@@ -244,6 +248,9 @@ pub struct ApprovalOutcome {
     /// When this was the last one: the decision that resumes the turn (`runTools` with the
     /// approved calls to run and the rejections as tool messages to append).
     pub resumed: Option<Decision>,
+    /// The delegate call whose sub-agent made the proposal, when it was one: `resumed`
+    /// is then that sub-agent's decision, to drive with `child(delegation)`.
+    pub delegation: Option<String>,
 }
 
 /// What `beginTurn` returns.

@@ -11,6 +11,8 @@ mod arguments;
 mod calls;
 pub mod config;
 pub mod continuation;
+pub mod delegate_call;
+pub mod delegation;
 mod ending;
 pub mod events;
 pub mod exchange;
@@ -41,6 +43,7 @@ use crate::prompts::{self};
 use crate::session::approval::{ApproveOptions, Grant, Proposal, ProposalStatus, RejectOptions, Scope, MAX_GRANTS};
 use crate::session::config::{SessionConfig, TodoDialect};
 use crate::session::continuation::{ReportedProgress, Status};
+use crate::session::delegation::{Child, Link};
 use crate::session::events::{Event, EventKind, MAX_EVENTS};
 use crate::session::exchange::{
     ApprovalOutcome, BeginTurn, ContinueReason, Decision, ExitReason, ModelResponse, ToolMessage, ToolResult,
@@ -77,6 +80,10 @@ pub struct Session {
     pub(crate) grants: Vec<Grant>,
     /// A plan review this session asked for, waiting for the user's next message.
     pub(crate) pending_review: Option<PlanReview>,
+    /// The delegations this session descends from (empty for a session of its own).
+    pub(crate) lineage: Vec<Link>,
+    /// Its children at work on the open turn's delegations.
+    pub(crate) children: Vec<Child>,
     /// How it reads and writes decimal numbers (not state: a snapshot leaves it out).
     pub(crate) decimals: Decimals,
 }
@@ -118,6 +125,8 @@ impl Session {
             proposals: VecDeque::new(),
             grants: Vec::new(),
             pending_review: None,
+            lineage: Vec::new(),
+            children: Vec::new(),
             decimals,
             config,
         }
@@ -141,6 +150,7 @@ impl Session {
         if self.turn.as_ref().is_some_and(|t| t.open) {
             self.emit(EventKind::TurnAbandoned {}, now);
         }
+        self.children.clear();
         let (user, chat) = (input.user_id.as_deref(), input.chat_id.as_deref());
         let own = match self.pending_review.take() {
             Some(review) if review.user_id.as_deref() == user && review.chat_id.as_deref() == chat => Some(review),
@@ -299,6 +309,11 @@ impl Session {
     /// Approves a proposal: it will run once, with `editedArgs` if given; `scope:
     /// "always"` allows its tool (or the rule that caught it) for the rest of the session.
     pub fn approve(&mut self, action_id: &str, options: ApproveOptions, now: f64) -> Result<ApprovalOutcome> {
+        if !self.proposals.iter().any(|p| p.action_id == action_id) {
+            if let Some(outcome) = self.approve_in_child(action_id, options.clone(), now) {
+                return outcome;
+            }
+        }
         let index = self.pending_proposal(action_id)?;
         let always = options.scope == Scope::Always;
         let proposal = &self.proposals[index];
@@ -329,6 +344,11 @@ impl Session {
 
     /// Rejects a proposal; the model gets `message` as the call's result.
     pub fn reject(&mut self, action_id: &str, options: RejectOptions, now: f64) -> Result<ApprovalOutcome> {
+        if !self.proposals.iter().any(|p| p.action_id == action_id) {
+            if let Some(outcome) = self.reject_in_child(action_id, options.clone(), now) {
+                return outcome;
+            }
+        }
         let index = self.pending_proposal(action_id)?;
         self.proposals[index].status = ProposalStatus::Rejected;
         let proposal = &self.proposals[index];
@@ -343,10 +363,12 @@ impl Session {
         self.resolved(index, false, false, now)
     }
 
-    /// The proposals of the open turn, as they stand.
+    /// The proposals of the open turn, as they stand, then those of its sub-agents that
+    /// wait (their `chain` says where they come from).
     pub fn proposals(&self) -> Vec<&Proposal> {
         let turn = self.turn.as_ref().filter(|t| t.open).map_or(0, |t| t.number);
-        self.proposals.iter().filter(|p| p.turn == turn).collect()
+        let own = self.proposals.iter().filter(|p| p.turn == turn);
+        own.chain(self.children_proposals().filter(|p| p.status == ProposalStatus::Pending)).collect()
     }
 
     /// The events since the last call, oldest first.

@@ -46,7 +46,7 @@ impl Session {
             self.proposals.iter().filter(|p| p.turn == turn_number && p.status == ProposalStatus::Pending).count()
                 as u32;
         if pending > 0 {
-            return Ok(ApprovalOutcome { proposal, pending, resumed: None });
+            return Ok(ApprovalOutcome { proposal, pending, resumed: None, delegation: None });
         }
         let iteration = self.turn.as_ref().map_or(0, |t| t.iterations);
         let approved: Vec<Proposal> = self
@@ -66,6 +66,7 @@ impl Session {
                 approved: true,
                 answered: false,
                 observed: self.progress_of(&p.args),
+                delegation: None,
             };
             self.turn_mut()?.pending.push(pending);
             calls.push(ToolCall { id: p.call_id.clone(), name: p.tool.clone(), args: p.args.clone() });
@@ -78,8 +79,9 @@ impl Session {
         self.settle(&mut replies, iteration, now)?;
         let steps_remaining = self.steps_remaining();
         self.emit(EventKind::TurnResumed { steps_remaining }, now);
-        let resumed = Decision::RunTools { calls, replies, next: self.next_call(now) };
-        Ok(ApprovalOutcome { proposal, pending: 0, resumed: Some(resumed) })
+        let delegations = Vec::new();
+        let resumed = Decision::RunTools { calls, delegations, replies, next: self.next_call(now) };
+        Ok(ApprovalOutcome { proposal, pending: 0, resumed: Some(resumed), delegation: None })
     }
 
     pub(super) fn awaiting_approval(&self) -> bool {
@@ -105,7 +107,12 @@ impl Session {
             None => (0, 0),
         };
         let proposal = Proposal {
-            action_id: format!("act-{turn}-{sequence}"),
+            // A sub-agent's action ids name the delegate call, so they never pass for
+            // the parent's own or a sibling's.
+            action_id: match self.lineage.last() {
+                Some(link) => format!("{}/act-{turn}-{sequence}", link.call_id),
+                None => format!("act-{turn}-{sequence}"),
+            },
             call_id,
             justification: approval::justification(&tool, &args, self.decimals),
             tool,
@@ -114,6 +121,7 @@ impl Session {
             turn,
             iteration,
             basis,
+            chain: self.lineage.clone(),
         };
         self.forget_a_proposal_if_full();
         self.proposals.push_back(proposal.clone());

@@ -7,6 +7,7 @@ use serde::Serialize;
 use crate::json::from_value::{enum_from_value, struct_from_value};
 use crate::json::value::Value;
 use crate::plan::dialects::TodoDialect;
+use crate::session::delegate_call::Delegation;
 use crate::session::exchange::ToolMessage;
 
 /// A call handed to the host, waiting for its result.
@@ -25,9 +26,14 @@ pub struct Pending {
     /// its result is in.
     #[serde(default)]
     pub(crate) observed: Option<Observed>,
+    /// A delegate call: the delegation it became, to run as a sub-agent. (Absent from
+    /// snapshots before 1.3.)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Delegation")]
+    pub(crate) delegation: Option<Delegation>,
 }
 
-struct_from_value!(Pending, "camelCase" { id, name, signature, approved, answered, observed });
+struct_from_value!(Pending, "camelCase" { id, name, signature, approved, answered, observed, delegation });
 
 /// A todo call of another agent's tool, and its dialect.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]

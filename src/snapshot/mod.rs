@@ -33,6 +33,7 @@ use crate::plan::steps::StepPlan;
 use crate::session::approval::{Grant, Proposal, ProposalStatus, MAX_GRANTS};
 use crate::session::config::{SessionConfig, TodoDialect};
 use crate::session::continuation::ReportedProgress;
+use crate::session::delegation::{Child, Link};
 use crate::session::exchange::MAX_TOOL_CALLS;
 use crate::session::review::PlanReview;
 use crate::session::stuck::StuckDetector;
@@ -46,7 +47,10 @@ use crate::validate::schema::{self, ANY_MAX_DEPTH};
 /// What every snapshot says it is.
 pub const FORMAT: &str = "planloop.session";
 /// The version this planloop writes; it reads `1.x` up to this minor version.
-pub const VERSION: (u32, u32) = (1, 2);
+pub const VERSION: (u32, u32) = (1, 3);
+
+/// How deep sub-agents nest at most (`delegation.maxDepth`'s own limit).
+pub const MAX_DELEGATION_DEPTH: usize = 3;
 
 /// How deep a snapshot nests at most: a proposal's arguments, themselves at most
 /// [`ANY_MAX_DEPTH`] deep, sit a few levels below the root.
@@ -93,7 +97,28 @@ pub struct SessionSnapshot {
     pub reasoning: ReasoningLog,
     /// What the stuck detector remembers.
     pub stuck: StuckDetector,
+    /// The delegations a sub-agent's session descends from. (Absent for a session of
+    /// its own, and from snapshots before 1.3.)
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = 3))]
+    pub lineage: Vec<Link>,
+    /// The sub-agents at work on the open turn's delegations, each its own snapshot.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = 8))]
+    pub children: Vec<ChildSnapshot>,
 }
+
+/// A sub-agent in a snapshot: its delegate call, and its own snapshot as JSON text
+/// (checked as any snapshot is when it is restored).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ChildSnapshot {
+    #[schemars(length(max = 256))]
+    pub call_id: String,
+    pub snapshot: String,
+}
+
+struct_from_value!(ChildSnapshot, "camelCase" { call_id, snapshot });
 
 struct_from_value!(SessionSnapshot, "camelCase" {
     format,
@@ -113,7 +138,15 @@ struct_from_value!(SessionSnapshot, "camelCase" {
     findings,
     reasoning,
     stuck,
+    lineage = Default::default(),
+    children = Default::default(),
 });
+
+impl ChildSnapshot {
+    fn of(child: &Child) -> Result<ChildSnapshot> {
+        Ok(ChildSnapshot { call_id: child.call_id.clone(), snapshot: child.session.snapshot_json()? })
+    }
+}
 
 impl SessionSnapshot {
     /// The snapshot as JSON text, for a file or a key-value store, its decimal numbers
@@ -159,6 +192,8 @@ impl Session {
             findings: self.findings.iter().cloned().collect(),
             reasoning: self.log.clone(),
             stuck: self.stuck.clone(),
+            lineage: self.lineage.clone(),
+            children: self.children.iter().map(ChildSnapshot::of).collect::<Result<_>>()?,
         };
         let mut text = json_text::to_string(&snapshot, self.decimals);
         let document = json::parse(text.as_bytes(), self.decimals).map_err(|e| Error::internal(&e.message))?;
@@ -183,6 +218,14 @@ impl Session {
     /// [`Session::restore`], for a session that reads and writes decimal numbers with
     /// `decimals`.
     pub fn restore_with_decimals(document: &Value<'_>, decimals: Decimals) -> Result<Session> {
+        Session::restore_at(document, decimals, 0)
+    }
+
+    /// [`Session::restore_with_decimals`] for a session `depth` delegations below the
+    /// document's root: its children are restored one level further down, at most
+    /// [`MAX_DELEGATION_DEPTH`] (so a document nesting children deeper is refused however
+    /// its lineages read).
+    fn restore_at(document: &Value<'_>, decimals: Decimals, depth: usize) -> Result<Session> {
         check_header(document)?;
         // Before anything walks it recursively (the checksum, the shape check).
         if deeper_than(document, MAX_DEPTH) {
@@ -202,8 +245,22 @@ impl Session {
                 return Err(Error::invalid_snapshot("it does not have the shape of a snapshot", Some(issues)))
             }
         };
-        let snapshot: SessionSnapshot = from_value(valid)?;
-        let session = Session::from_snapshot(snapshot, decimals);
+        let mut snapshot: SessionSnapshot = from_value(valid)?;
+        if !snapshot.children.is_empty() && depth >= MAX_DELEGATION_DEPTH {
+            let why = format!("its sub-agents nest deeper than {MAX_DELEGATION_DEPTH} levels");
+            return Err(Error::invalid_snapshot(&why, None));
+        }
+        let mut children = Vec::with_capacity(snapshot.children.len());
+        for child in std::mem::take(&mut snapshot.children) {
+            let restored = match json::parse(child.snapshot.as_bytes(), decimals) {
+                Ok(text) => Session::restore_at(&text, decimals, depth + 1),
+                Err(e) => Err(Error::invalid_snapshot(&format!("it is not JSON ({})", e.message), None)),
+            };
+            let session = restored.map_err(|e| of_child(e, &child.call_id))?;
+            children.push(Child { call_id: child.call_id, session });
+        }
+        let mut session = Session::from_snapshot(snapshot, decimals);
+        session.children = children;
         if let Some(why) = session.inconsistency() {
             return Err(Error::invalid_snapshot(&format!("its state is inconsistent: {why}"), None));
         }
@@ -246,6 +303,8 @@ impl Session {
             proposals: s.proposals.into(),
             grants: s.grants,
             pending_review: s.pending_review,
+            lineage: s.lineage,
+            children: Vec::new(),
             decimals,
         }
     }
@@ -277,6 +336,44 @@ impl Session {
         if self.proposals.iter().any(|p| p.turn == 0 || p.turn > self.turns) {
             return Some("a proposal belongs to a turn that never began".to_owned());
         }
+        if self.proposals.iter().any(|p| p.chain != self.lineage) {
+            return Some("a proposal's chain is not the session's lineage".to_owned());
+        }
+        self.children_inconsistency().map(str::to_owned)
+    }
+
+    /// Why this session's children could not be its own, if they could not: each works
+    /// on an unanswered delegation of the open turn, one child each, no more than
+    /// `maxInFlight`, with the lineage, tool policy and budget its delegation gave it.
+    fn children_inconsistency(&self) -> Option<&'static str> {
+        if self.depth() > self.config.delegation.max_depth {
+            return Some("its lineage is deeper than maxDepth");
+        }
+        if self.children.len() > self.config.delegation.max_in_flight as usize {
+            return Some("more sub-agents are at work than maxInFlight allows");
+        }
+        if repeats(self.children.iter().map(|c| c.call_id.as_str())) {
+            return Some("two sub-agents work on one delegation");
+        }
+        let delegations = self.delegations();
+        for child in &self.children {
+            let Some(delegation) = delegations.iter().find(|d| d.call_id == child.call_id) else {
+                return Some("a sub-agent works on no waiting delegation");
+            };
+            let turn = self.turn.as_ref().map_or(0, |t| t.number);
+            let link = Link { turn, call_id: child.call_id.clone() };
+            let lineage = self.lineage.iter().chain([&link]);
+            if child.session.lineage.len() != self.lineage.len() + 1 || !child.session.lineage.iter().eq(lineage) {
+                return Some("a sub-agent's lineage does not lead to its delegation");
+            }
+            let config = &child.session.config;
+            if config.tools != self.config.tools || config.delegation != self.config.delegation {
+                return Some("a sub-agent's tool policy differs from its parent's");
+            }
+            if config.max_iterations > delegation.max_iterations || config.timeout_ms > delegation.timeout_ms {
+                return Some("a sub-agent's budget is more than its delegation gave");
+            }
+        }
         None
     }
 
@@ -305,6 +402,13 @@ impl Session {
         }
         None
     }
+}
+
+/// A child's refusal, as its parent's: which sub-agent, and why.
+fn of_child(error: Error, call_id: &str) -> Error {
+    let why = error.data.detail.unwrap_or(error.message);
+    let why = format!("sub-agent {}: {why}", crate::text::cap(call_id, 64));
+    Error::invalid_snapshot(&why, error.data.issues)
 }
 
 /// Whether any of `ids` comes twice.

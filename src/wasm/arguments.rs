@@ -212,6 +212,13 @@ arguments! {
     SessionMayHold { tool "tool": string }
     SessionNextCall { now_ms "nowMs": time }
     SessionHandoff { options "options": options(HandoffOptions, HANDOFF_OPTIONS, "HandoffOptions"), now_ms "nowMs": time }
+    SessionBeginDelegation { call_id "callId": string, now_ms "nowMs": time }
+    SessionChild { call_id "callId": string }
+    SessionFinishDelegation {
+        call_id "callId": string,
+        options "options": options(HandoffOptions, HANDOFF_OPTIONS, "HandoffOptions"),
+        now_ms "nowMs": time,
+    }
     ReviewsFromJson { data "data": object(PlanReviewStore, PLAN_REVIEW_STORE, "PlanReviewStoreData") }
     ReviewsPut { review "review": object(PlanReview, PLAN_REVIEW, "PlanReview") }
     ReviewsTake { user_id "userId": optional_string, chat_id "chatId": optional_string, now_ms "nowMs": time }

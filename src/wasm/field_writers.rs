@@ -29,6 +29,7 @@ use crate::plan::planner::RejectedAck;
 use crate::plan::todos::Todo;
 use crate::plan::todos::TodoStatus;
 use crate::prompts::compose::Composition;
+use crate::session::delegate_call::Delegation;
 use crate::session::exchange::NextCall;
 use crate::session::exchange::ToolCall;
 use crate::session::exchange::ToolMessage;
@@ -169,6 +170,47 @@ impl WriteFields for CustomIssue {
     fn write(&self, out: &mut Out<'_>) {
         list(out, &self.path);
         out.string(&self.message);
+    }
+}
+
+/// `Delegation`.
+impl WriteFields for Delegation {
+    fn write(&self, out: &mut Out<'_>) {
+        out.string(&self.call_id);
+        out.string(&self.tool);
+        out.string(&self.goal);
+        out.strings(&self.acceptance);
+        out.number(self.max_iterations);
+        out.number(self.timeout_ms);
+        out.number(self.depth);
+        match &self.title {
+            Some(value) => {
+                out.flag(true);
+                out.string(value);
+            }
+            None => out.flag(false),
+        }
+        match &self.agent {
+            Some(value) => {
+                out.flag(true);
+                out.string(value);
+            }
+            None => out.flag(false),
+        }
+        match &self.todo_id {
+            Some(value) => {
+                out.flag(true);
+                out.string(value);
+            }
+            None => out.flag(false),
+        }
+        match &self.context {
+            Some(value) => {
+                out.flag(true);
+                out.string(value);
+            }
+            None => out.flag(false),
+        }
     }
 }
 
@@ -503,8 +545,9 @@ impl WriteFields for PlannerAck {
 }
 
 /// `Decision::RunTools` (`type: "runTools"`, which the reader knows).
-pub fn run_tools(out: &mut Out<'_>, calls: &[ToolCall], replies: &[ToolMessage], next: &NextCall) {
+pub fn run_tools(out: &mut Out<'_>, calls: &[ToolCall], delegations: &[Delegation], replies: &[ToolMessage], next: &NextCall) {
     list(out, calls);
+    list(out, delegations);
     list(out, replies);
     next.write(out);
 }

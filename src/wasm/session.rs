@@ -12,7 +12,6 @@ use super::{Op, Status};
 use crate::error::Result;
 use crate::json::from_value::{from_value, FromValue};
 use crate::json::value::Value;
-use crate::plan::tools;
 use crate::prompts::compose::{Composed, Composition};
 
 use crate::json::decimals::Decimals;
@@ -24,8 +23,19 @@ use crate::session::Session;
 use crate::validate::schema::{ANY_MAX_DEPTH, ANY_MAX_NODES};
 use crate::wasm::HOST;
 
+/// What a session handle stands for: a session of its own, or the child at work on a
+/// delegation of one (its root's handle, and the delegate calls down to it). A child
+/// handle holds no state: a child lives in its parent, and its handle fails once the
+/// delegation is finished or the root freed. (The slab boxes each entry, so a child's
+/// is no smaller for boxing the session.)
+#[allow(clippy::large_enum_variant)]
+enum Entry {
+    Own(Session),
+    Child { root: u32, path: Vec<String> },
+}
+
 thread_local! {
-    static SESSIONS: RefCell<Slab<Session>> = const { RefCell::new(Slab::new()) };
+    static SESSIONS: RefCell<Slab<Entry>> = const { RefCell::new(Slab::new()) };
     static REVIEWS: RefCell<Slab<PlanReviewStore>> = const { RefCell::new(Slab::new()) };
 }
 
@@ -39,7 +49,7 @@ thread_local! {
 /// KB gzip, which takes the module past its 176 KB budget.
 pub fn call(op: Op, handle: u32, given: Input<'_>) -> Option<Result<Status>> {
     let input = given.bytes;
-    let with = |work: &dyn Fn(&mut Session) -> Result<Status>| slab::with(&SESSIONS, handle, work);
+    let with = |work: &dyn Fn(&mut Session) -> Result<Status>| with_session(handle, work);
     Some(match op {
         Op::ComposePrompt => compose::encoded(input),
         Op::ComposeTexts => compose::raw(given),
@@ -47,7 +57,7 @@ pub fn call(op: Op, handle: u32, given: Input<'_>) -> Option<Result<Status>> {
             let config = a.config;
             config.check("config")?;
             let session = Session::with_decimals(config, HOST);
-            number(slab::insert(&SESSIONS, session)?)
+            number(slab::insert(&SESSIONS, Entry::Own(session))?)
         }),
         Op::SessionFree => {
             slab::remove(&SESSIONS, handle);
@@ -59,7 +69,7 @@ pub fn call(op: Op, handle: u32, given: Input<'_>) -> Option<Result<Status>> {
                 Value::String(text) => Session::restore_json_with_decimals(text, HOST)?,
                 value => Session::restore_with_decimals(value, HOST)?,
             };
-            number(slab::insert(&SESSIONS, session)?)
+            number(slab::insert(&SESSIONS, Entry::Own(session))?)
         }),
         Op::SessionSnapshot => with(&|s| json_text(s.snapshot_json()?.as_bytes())),
         Op::SessionStepPlan => with(&|s| value(&s.step_plan())),
@@ -79,16 +89,16 @@ pub fn call(op: Op, handle: u32, given: Input<'_>) -> Option<Result<Status>> {
             json(&s.reject(&a.action_id, a.options, a.now_ms)?)
         }),
         Op::SessionProposals => with(&|s| json(&s.proposals())),
-        Op::SessionHandleModelResponse => slab::with(&SESSIONS, handle, |s| {
+        Op::SessionHandleModelResponse => with(&|s| {
             let (response, now_ms) = value_and_time(input, model_response, response_in_general)?;
             match s.handle_model_response(response, now_ms)? {
-                Decision::RunTools { calls, replies, next } => {
-                    fields(|out| field_writers::run_tools(out, &calls, &replies, &next))
+                Decision::RunTools { calls, delegations, replies, next } => {
+                    fields(|out| field_writers::run_tools(out, &calls, &delegations, &replies, &next))
                 }
                 decision => json(&decision),
             }
         }),
-        Op::SessionHandleToolResults | Op::SessionHandleToolResultsRaw => slab::with(&SESSIONS, handle, |s| {
+        Op::SessionHandleToolResults | Op::SessionHandleToolResultsRaw => with(&|s| {
             let (results, now_ms) = match op {
                 Op::SessionHandleToolResultsRaw => raw_results(given)?,
                 _ => value_and_time(input, tool_results, results_in_general)?,
@@ -103,7 +113,7 @@ pub fn call(op: Op, handle: u32, given: Input<'_>) -> Option<Result<Status>> {
         Op::SessionCapsule => with(&|s| value(&s.capsule())),
         Op::SessionSteps => with(&|s| value(&s.steps())),
         Op::SessionReasoning => with(&|s| value(&s.reasoning().collect::<Vec<_>>())),
-        Op::SessionToolDefinitions => with(&|s| json(&tools::session_tool_definitions(&s.answered_dialects(), HOST)?)),
+        Op::SessionToolDefinitions => with(&|s| json(&s.tool_definitions(HOST)?)),
         Op::SessionMayHold => {
             with(&|s| json(&s.config().tools.may_hold(&arguments::SessionMayHold::read(input)?.tool)))
         }
@@ -111,6 +121,22 @@ pub fn call(op: Op, handle: u32, given: Input<'_>) -> Option<Result<Status>> {
         Op::SessionHandoff => with(&|s| {
             let a = arguments::SessionHandoff::read(input)?;
             value(&s.handoff(a.options, a.now_ms))
+        }),
+        Op::SessionDelegations => with(&|s| json(&s.delegations())),
+        Op::SessionBeginDelegation => with(&|s| {
+            let a = arguments::SessionBeginDelegation::read(input)?;
+            value(&s.begin_delegation(&a.call_id, a.now_ms)?)
+        }),
+        Op::SessionChild => arguments::SessionChild::read(input).and_then(|a| {
+            // Checked now, so that a handle is only made for a child at work.
+            with(&|s| s.child(&a.call_id).map(|_| Status::Nothing))?;
+            let (root, mut path) = route(handle)?;
+            path.push(a.call_id);
+            number(slab::insert(&SESSIONS, Entry::Child { root, path })?)
+        }),
+        Op::SessionFinishDelegation => with(&|s| {
+            let a = arguments::SessionFinishDelegation::read(input)?;
+            json(&s.finish_delegation(&a.call_id, a.options, a.now_ms)?)
         }),
         Op::ReviewsNew => number(slab::insert(&REVIEWS, PlanReviewStore::default()).unwrap_or(0)),
         Op::ReviewsFree => {
@@ -131,6 +157,29 @@ pub fn call(op: Op, handle: u32, given: Input<'_>) -> Option<Result<Status>> {
         Op::ReviewsSize => slab::with(&REVIEWS, handle, |store| number(store.len() as u32)),
         Op::ReviewsToJson => slab::with(&REVIEWS, handle, |store| value(store)),
         _ => return None,
+    })
+}
+
+/// The root handle and the delegate calls down to the session of `handle`.
+fn route(handle: u32) -> Result<(u32, Vec<String>)> {
+    slab::with(&SESSIONS, handle, |entry| {
+        Ok(match entry {
+            Entry::Own(_) => (handle, Vec::new()),
+            Entry::Child { root, path } => (*root, path.clone()),
+        })
+    })
+}
+
+/// Runs `work` on the session of `handle`: its own, or a child found from its root.
+fn with_session(handle: u32, work: &dyn Fn(&mut Session) -> Result<Status>) -> Result<Status> {
+    let (root, path) = route(handle)?;
+    slab::with(&SESSIONS, root, |entry| {
+        let Entry::Own(session) = entry else { return Err(crate::error::Error::internal("a child's root")) };
+        let mut session = session;
+        for call_id in &path {
+            session = session.child(call_id)?;
+        }
+        work(session)
     })
 }
 

@@ -30,6 +30,11 @@ export type ApprovalOutcome = {
      * approved calls to run and the rejections as tool messages to append).
      */
     resumed: Decision | null;
+    /**
+     * The delegate call whose sub-agent made the proposal, when it was one: `resumed`
+     * is then that sub-agent's decision, to drive with `child(delegation)`.
+     */
+    delegation: string | null;
 };
 
 /** The options of `approve`. */
@@ -93,6 +98,16 @@ export type Budget = {
      * At most 100000.
      */
     total: number;
+};
+
+/**
+ * A sub-agent in a snapshot: its delegate call, and its own snapshot as JSON text
+ * (checked as any snapshot is when it is restored).
+ */
+export type ChildSnapshot = {
+    /** At most 256 characters. */
+    callId: string;
+    snapshot: string;
 };
 
 /** How a step was completed. */
@@ -241,6 +256,7 @@ export type CustomIssue = {
 export type Decision = {
     type: "runTools";
     calls: ToolCall[];
+    delegations: Delegation[];
     replies: ToolMessage[];
     next: NextCall;
 } | {
@@ -266,6 +282,7 @@ export type Decision = {
     type: "awaitApproval";
     proposals: Proposal[];
     calls: ToolCall[];
+    delegations: Delegation[];
     replies: ToolMessage[];
     stepsUsed: number;
     stepsRemaining: number;
@@ -274,6 +291,118 @@ export type Decision = {
     review: PlanReview;
     message: string;
     replies: ToolMessage[];
+};
+
+/**
+ * A delegate call the host is to run as a child session (`beginDelegation`), or answer
+ * itself like any tool call.
+ */
+export type Delegation = {
+    /**
+     * The delegate call's id: the child's capsule answers it.
+     * At most 256 characters.
+     */
+    callId: string;
+    /** At most 256 characters. */
+    tool: string;
+    /**
+     * The child's task.
+     * At most 20000 characters.
+     */
+    goal: string;
+    /** At most 8 items. */
+    acceptance: string[];
+    /**
+     * The child's budget, carved from what the turn has left.
+     * At least 1.
+     */
+    maxIterations: number;
+    /** At least 1. */
+    timeoutMs: number;
+    /**
+     * The child's depth: 1 for a child of the root.
+     * At least 1.
+     * At most 3.
+     */
+    depth: number;
+    /**
+     * A short title, when the call gave one apart from the goal (Claude Code's
+     * `description`).
+     * At most 20000 characters.
+     */
+    title?: string;
+    /**
+     * The kind of sub-agent asked for (`subagent_type`), for a host that has several.
+     * At most 64 characters.
+     */
+    agent?: string;
+    /**
+     * The parent's todo item it completes.
+     * At most 40 characters.
+     */
+    todoId?: string;
+    /** At most 20000 characters. */
+    context?: string;
+};
+
+/**
+ * Sub-agents: the model may hand a scoped goal to a child session through a delegate
+ * tool, and gets the child's capsule back as that call's result (see `delegation.rs`).
+ */
+export type DelegationOptions = {
+    /**
+     * Offer the delegate tool and hand its calls to the host as delegations.
+     * @default false
+     */
+    enabled?: boolean;
+    /**
+     * The tools read as delegate calls: planloop's own (offered to the model), then any
+     * the host's framework offers (deepagents' `task`, Claude Code's `Agent` or `Task`),
+     * whose argument shapes are read too.
+     * At least 1 item.
+     * At most 4 items.
+     * @default ["delegate"]
+     */
+    toolNames?: string[];
+    /**
+     * How deep sub-agents may nest: 1 lets the session delegate, and its children not.
+     * At least 1.
+     * At most 3.
+     * @default 1
+     */
+    maxDepth?: number;
+    /**
+     * Children one turn may have at a time.
+     * At least 1.
+     * At most 8.
+     * @default 2
+     */
+    maxInFlight?: number;
+    /**
+     * Model responses a child may use at most; it gets less when the turn has less left.
+     * At least 2.
+     * At most 100000.
+     * @default 10
+     */
+    maxIterations?: number;
+    /**
+     * The longest capsule text a child hands back, in characters.
+     * At least 500.
+     * At most 20000.
+     * @default 4000
+     */
+    capsuleChars?: number;
+};
+
+/** What `finishDelegation` returns. */
+export type DelegationOutcome = {
+    /** The child's capsule; its `text` is the delegate call's result. */
+    capsule: Handoff;
+    /** Append these, in order, as tool messages (the delegate call's result first). */
+    messages: ToolMessage[];
+    /** Every call of the last `runTools` has its result: call the model now. */
+    complete: boolean;
+    next: NextCall;
 };
 
 /** Which decision ended a turn. */
@@ -394,6 +523,15 @@ export type Event = {
     stepId: string;
     by: CompletedBy;
     result: string | null;
+} | {
+    type: "DelegationStarted";
+    callId: string;
+    depth: number;
+    maxIterations: number;
+} | {
+    type: "DelegationEnded";
+    callId: string;
+    status: HandoffStatus;
 } | {
     type: "PlanResumed";
     planId: string;
@@ -537,6 +675,13 @@ export type JsonSchema = { [key: string]: unknown };
 /** The language of the prompts planloop injects (continuation nudges, reminders). */
 export type Language = "en" | "zh";
 
+/** One step of a sub-agent's descent: the parent's turn, and its delegate call. */
+export type Link = {
+    turn: number;
+    /** At most 256 characters. */
+    callId: string;
+};
+
 /** A model response: its text and its tool calls. */
 export type ModelResponse = {
     /**
@@ -619,6 +764,11 @@ export type PendingCall = {
      * its result is in.
      */
     observed?: Observed | null;
+    /**
+     * A delegate call: the delegation it became, to run as a sub-agent. (Absent from
+     * snapshots before 1.3.)
+     */
+    delegation?: Delegation;
 };
 
 /** The kind of a reasoning step. */
@@ -814,6 +964,12 @@ export type Proposal = {
     iteration: number;
     /** What decided it needs approval. */
     basis: Basis;
+    /**
+     * When a sub-agent made it: the delegations it came through, outermost first (the
+     * parent's turn and its delegate call). Absent for the session's own.
+     * At most 3 items.
+     */
+    chain?: Link[];
 };
 
 /** Where a proposal stands. */
@@ -955,6 +1111,8 @@ export type SessionConfig = {
      * @default 20000
      */
     maxToolOutputChars?: number;
+    /** @default {"enabled":false,"toolNames":["delegate"],"maxDepth":1,"maxInFlight":2,"maxIterations":10,"capsuleChars":4000} */
+    delegation?: DelegationOptions;
 };
 
 /** Everything a session needs to go on, as plain data. */
@@ -1005,6 +1163,17 @@ export type SessionSnapshot = {
     reasoning: ReasoningLogData;
     /** What the stuck detector remembers. */
     stuck: StuckDetector;
+    /**
+     * The delegations a sub-agent's session descends from. (Absent for a session of
+     * its own, and from snapshots before 1.3.)
+     * At most 3 items.
+     */
+    lineage?: Link[];
+    /**
+     * The sub-agents at work on the open turn's delegations, each its own snapshot.
+     * At most 8 items.
+     */
+    children?: ChildSnapshot[];
 };
 
 /** The turn in progress (or the last one), as a snapshot carries it. */

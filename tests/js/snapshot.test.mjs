@@ -38,7 +38,7 @@ test("a snapshot restored from its object or its JSON text goes on exactly like 
   original.drainEvents();
   const snapshot = original.snapshot();
   assert.equal(snapshot.format, "planloop.session");
-  assert.equal(snapshot.version, "1.2");
+  assert.equal(snapshot.version, "1.3");
   assert.match(snapshot.checksum, /^[0-9a-f]{16}$/);
   assert.deepEqual(Object.keys(snapshot.plan), ["id", "goal", "status", "steps", "current_step_index", "iteration_count"]);
   assert.deepEqual(snapshot.plan.steps.map((s) => [s.id, s.status, s.result]), [["step_1", "completed", "Downloaded."], ["step_2", "running", null], ["step_3", "pending", null]]);

@@ -11,6 +11,8 @@ import type {
   ContextCapsule,
   ContextCapsuleInput,
   Decision,
+  Delegation,
+  DelegationOutcome,
   Event,
   Handoff,
   HandoffOptions,
@@ -382,6 +384,39 @@ export class Session extends Instance {
    * that stopped on a call nobody answered, or with no words, is `partial`, never empty. */
   handoff(options: HandoffOptions | undefined, nowMs: number): Handoff {
     return this.call(declared.SessionHandoff(options, nowMs));
+  }
+
+  /** The delegations of the open turn still waiting for their capsule (with
+   * `delegation.enabled`, a delegate call the model makes becomes one). */
+  delegations(): Delegation[] {
+    return this.call([Op.SessionDelegations, []]);
+  }
+
+  /** Starts the sub-agent of a delegation: a child session inside this one, with this
+   * session's tool policy and the delegation's budget. Its first message (the task) is
+   * the result's `message`; drive it through `child(callId)` as any session. */
+  beginDelegation(callId: string, nowMs: number): TurnStart {
+    return this.call(declared.SessionBeginDelegation(callId, nowMs));
+  }
+
+  /** The sub-agent at work on a delegation, as a `Session` (the same contract). It lives
+   * in this session: this session's snapshot holds it, and its calls fail once the
+   * delegation is finished. */
+  child(callId: string): Session {
+    Session.made = this.call<number>(declared.SessionChild(callId));
+    try {
+      return new Session();
+    } finally {
+      Session.made = undefined;
+    }
+  }
+
+  /** Ends a delegation: the sub-agent's capsule (as `handoff` makes it, within
+   * `delegation.capsuleChars`) becomes the delegate call's result, in `messages`; a
+   * `done` capsule completes the delegation's todo item, `partial` and `blocked` leave
+   * it in progress. The sub-agent's model calls count against this turn. */
+  finishDelegation(callId: string, options: HandoffOptions | undefined, nowMs: number): DelegationOutcome {
+    return this.call(declared.SessionFinishDelegation(callId, options, nowMs));
   }
 }
 

@@ -2,7 +2,7 @@
 // tests/generated.rs. Do not edit. Its tables, then the readers of the results that
 // cross as fields, one per type, for the writers in src/wasm/field_writers.rs: each
 // builds an object literal in the key order JSON would give.
-import type { AcceptedAck, AckError, ApproveOptions, Artifact, BeginTurn, ComposeInput, Composed, ContextCapsule, ContextCapsuleInput, CustomIssue, Decision, ErrorData, HandoffOptions, HistoryOptions, InvalidFormatIssue, InvalidJsonIssue, InvalidTypeIssue, InvalidUnionIssue, InvalidValueIssue, Issue, IterationVerdict, ModelResponse, NextCall, PathSegment, PlanReview, PlanReviewStoreData, PlannerAck, PlannerOptions, PlannerSnapshot, PromptParts, ReasoningEvent, RejectOptions, RejectedAck, SessionConfig, Todo, TooBigIssue, TooSmallIssue, ToolCall, ToolMessage, ToolResult, ToolResultsOutcome, UnrecognizedKeysIssue, WriteTodos } from "../types";
+import type { AcceptedAck, AckError, ApproveOptions, Artifact, BeginTurn, ComposeInput, Composed, ContextCapsule, ContextCapsuleInput, CustomIssue, Decision, Delegation, ErrorData, HandoffOptions, HistoryOptions, InvalidFormatIssue, InvalidJsonIssue, InvalidTypeIssue, InvalidUnionIssue, InvalidValueIssue, Issue, IterationVerdict, ModelResponse, NextCall, PathSegment, PlanReview, PlanReviewStoreData, PlannerAck, PlannerOptions, PlannerSnapshot, PromptParts, ReasoningEvent, RejectOptions, RejectedAck, SessionConfig, Todo, TooBigIssue, TooSmallIssue, ToolCall, ToolMessage, ToolResult, ToolResultsOutcome, UnrecognizedKeysIssue, WriteTodos } from "../types";
 import type { Reader } from "./engine.js";
 
 /** The operations of src/wasm/mod.rs. */
@@ -57,6 +57,10 @@ export const Op = {
   SessionMayHold: 73,
   SessionNextCall: 74,
   SessionHandoff: 75,
+  SessionDelegations: 76,
+  SessionBeginDelegation: 77,
+  SessionChild: 78,
+  SessionFinishDelegation: 79,
   ReviewsNew: 80,
   ReviewsFree: 81,
   ReviewsFromJson: 82,
@@ -125,6 +129,9 @@ export const declared = {
   SessionMayHold: (tool: string): Declared => [Op.SessionMayHold, [tool]],
   SessionNextCall: (nowMs: number): Declared => [Op.SessionNextCall, [nowMs]],
   SessionHandoff: (options: HandoffOptions | undefined, nowMs: number): Declared => [Op.SessionHandoff, [options, nowMs]],
+  SessionBeginDelegation: (callId: string, nowMs: number): Declared => [Op.SessionBeginDelegation, [callId, nowMs]],
+  SessionChild: (callId: string): Declared => [Op.SessionChild, [callId]],
+  SessionFinishDelegation: (callId: string, options: HandoffOptions | undefined, nowMs: number): Declared => [Op.SessionFinishDelegation, [callId, options, nowMs]],
   ReviewsFromJson: (data: PlanReviewStoreData): Declared => [Op.ReviewsFromJson, [data]],
   ReviewsPut: (review: PlanReview): Declared => [Op.ReviewsPut, [review]],
   ReviewsTake: (userId: string | null | undefined, chatId: string | null | undefined, nowMs: number): Declared => [Op.ReviewsTake, [userId, chatId, nowMs]],
@@ -186,6 +193,15 @@ export function readContextCapsule(r: Reader): ContextCapsule {
 
 export function readCustomIssue(r: Reader): CustomIssue {
   return { code: "custom", path: r.list(readPathSegment), message: r.string() };
+}
+
+export function readDelegation(r: Reader): Delegation {
+  const o: Delegation = { callId: r.string(), tool: r.string(), goal: r.string(), acceptance: r.strings(), maxIterations: r.number(), timeoutMs: r.number(), depth: r.number() };
+  r.key((r) => r.string(), (given) => (o.title = given));
+  r.key((r) => r.string(), (given) => (o.agent = given));
+  r.key((r) => r.string(), (given) => (o.todoId = given));
+  r.key((r) => r.string(), (given) => (o.context = given));
+  return o;
 }
 
 export function readError(r: Reader) {
@@ -332,5 +348,5 @@ export function readPlannerAck(r: Reader): PlannerAck {
 }
 
 export function readRunTools(r: Reader): Decision {
-  return { type: "runTools", calls: r.list(readToolCall), replies: r.list(readToolMessage), next: readNextCall(r) };
+  return { type: "runTools", calls: r.list(readToolCall), delegations: r.list(readDelegation), replies: r.list(readToolMessage), next: readNextCall(r) };
 }

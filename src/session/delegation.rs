@@ -1,0 +1,256 @@
+//! Sub-agents (seed 004 §7): a delegation becomes a child session inside its parent,
+//! driven by the host with the same contract; when it ends, its capsule answers the
+//! delegate call, settles the parent's todo item, and its budget is the parent's. The
+//! child lives in the parent, so the parent's snapshot holds it, and the parent routes
+//! approvals of its children's proposals to them.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::json::decimals::Decimals;
+use crate::json::from_value::struct_from_value;
+use crate::json::value::Value;
+use crate::plan::todos::{TodoStatus, WriteTodos};
+use crate::plan::tools::{self, ToolDefinition};
+use crate::prompts::delegation;
+use crate::session::approval::{ApproveOptions, Proposal, RejectOptions};
+use crate::session::config::OnLimit;
+use crate::session::delegate_call::Delegation;
+use crate::session::events::EventKind;
+use crate::session::exchange::{ApprovalOutcome, BeginTurn, NextCall, ToolMessage, ToolResult, TurnStart};
+use crate::session::handoff::{Handoff, HandoffOptions, HandoffStatus};
+use crate::text::cap;
+
+use super::turn::span;
+use super::Session;
+
+/// One step of a sub-agent's descent: the parent's turn, and its delegate call.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Link {
+    pub turn: u32,
+    #[schemars(length(max = 256))]
+    pub call_id: String,
+}
+
+struct_from_value!(Link, "camelCase" { turn, call_id });
+
+/// A child session at work on a delegation of the open turn.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Child {
+    pub(crate) call_id: String,
+    pub(crate) session: Session,
+}
+
+/// What `finishDelegation` returns.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DelegationOutcome {
+    /// The child's capsule; its `text` is the delegate call's result.
+    pub capsule: Handoff,
+    /// Append these, in order, as tool messages (the delegate call's result first).
+    pub messages: Vec<ToolMessage>,
+    /// Every call of the last `runTools` has its result: call the model now.
+    pub complete: bool,
+    pub next: NextCall,
+}
+
+impl Session {
+    /// How deep this session is: 0 for a session of its own, 1 for its children.
+    pub fn depth(&self) -> u32 {
+        self.lineage.len() as u32
+    }
+
+    /// The tools this session answers itself or hands out as delegations, for the
+    /// model: the delegate tool while its children may have children of their own.
+    pub fn tool_definitions(&self, decimals: Decimals) -> Result<Vec<ToolDefinition>> {
+        let mut tools = tools::session_tool_definitions(&self.answered_dialects(), decimals)?;
+        let options = &self.config.delegation;
+        if options.enabled && self.depth() < options.max_depth {
+            tools.push(tools::delegate_definition(&options.tool_names[0], decimals)?);
+        }
+        Ok(tools)
+    }
+
+    /// The delegations of the open turn waiting for their capsule.
+    pub fn delegations(&self) -> Vec<&Delegation> {
+        let waiting = self.turn.as_ref().filter(|t| t.open).map(|t| t.pending.as_slice()).unwrap_or_default();
+        waiting.iter().filter(|p| !p.answered).filter_map(|p| p.delegation.as_ref()).collect()
+    }
+
+    /// Starts the child of delegation `call_id`: a session with the parent's tool policy
+    /// and standing approvals, the delegation's budget, and no plan review (no user
+    /// waits on a child). Its first message is the task; the result is its turn's start.
+    pub fn begin_delegation(&mut self, call_id: &str, now: f64) -> Result<TurnStart> {
+        let call = "beginDelegation";
+        let delegation = self.delegations().into_iter().find(|d| d.call_id == call_id).cloned();
+        let Some(delegation) = delegation else {
+            return Err(Error::invalid_state(call, "a delegation of the open turn, by its call id"));
+        };
+        if self.children.iter().any(|c| c.call_id == call_id) {
+            return Err(Error::invalid_state(call, "a delegation not begun yet: this one's child is at work"));
+        }
+        let mut config = self.config.clone();
+        config.max_iterations = delegation.max_iterations;
+        config.timeout_ms = delegation.timeout_ms;
+        config.plan_review.enabled = false;
+        config.on_limit = OnLimit::Pause;
+        let mut child = Session::with_decimals(config, self.decimals);
+        let turn = self.turn.as_ref();
+        child.lineage = self.lineage.clone();
+        child.lineage.push(Link { turn: turn.map_or(0, |t| t.number), call_id: call_id.to_owned() });
+        child.grants = self.grants.clone();
+        let todos = self.planner.todos();
+        let item = delegation.todo_id.as_ref().and_then(|id| todos.iter().find(|t| &t.id == id));
+        let message = delegation::brief(
+            self.config.language,
+            &delegation.goal,
+            item.map(|t| t.content.as_str()),
+            delegation.context.as_deref(),
+            &delegation.acceptance,
+        );
+        let start = child.begin_turn(BeginTurn {
+            message,
+            now_ms: now,
+            user_id: turn.and_then(|t| t.user_id.clone()),
+            chat_id: turn.and_then(|t| t.chat_id.clone()),
+            review: None,
+        })?;
+        self.children.push(Child { call_id: call_id.to_owned(), session: child });
+        let kind = EventKind::DelegationStarted {
+            call_id: call_id.to_owned(),
+            depth: delegation.depth,
+            max_iterations: delegation.max_iterations,
+        };
+        self.emit(kind, now);
+        Ok(start)
+    }
+
+    /// The child at work on delegation `call_id`, to drive as any session.
+    pub fn child(&mut self, call_id: &str) -> Result<&mut Session> {
+        match self.children.iter_mut().find(|c| c.call_id == call_id) {
+            Some(child) => Ok(&mut child.session),
+            None => Err(Error::invalid_state("child", "a delegation begun with beginDelegation and not finished")),
+        }
+    }
+
+    /// Ends delegation `call_id`: the child (as it stands: done, stopped short, waiting
+    /// for the user, or never begun) hands back its capsule, which becomes the delegate
+    /// call's result; the parent's todo item follows it (`done` completes it, `partial`
+    /// and `blocked` leave it in progress with a note), and the child's model calls and
+    /// waits are the parent's.
+    pub fn finish_delegation(&mut self, call_id: &str, options: HandoffOptions, now: f64) -> Result<DelegationOutcome> {
+        let delegation = self.delegations().into_iter().find(|d| d.call_id == call_id).cloned();
+        let Some(delegation) = delegation else {
+            return Err(Error::invalid_state("finishDelegation", "a delegation of the open turn, by its call id"));
+        };
+        let options =
+            HandoffOptions { max_chars: options.max_chars.min(self.config.delegation.capsule_chars), ..options };
+        let at = self.children.iter().position(|c| c.call_id == call_id);
+        let child = match at {
+            Some(at) => self.children.remove(at).session,
+            None => Session::with_decimals(self.config.clone(), self.decimals),
+        };
+        let capsule = child.handoff(options, now);
+        let (used, waited) = match &child.turn {
+            Some(t) => (t.iterations, t.waited_ms + t.paused_at.map_or(0.0, |at| span(at, now))),
+            None => (0, 0.0),
+        };
+        let max_iterations = self.config.max_iterations;
+        let turn = self.turn_mut()?;
+        // The child's calls were the turn's, and its waits for the user were not the
+        // agent's time.
+        turn.iterations = turn.iterations.saturating_add(used).min(max_iterations);
+        turn.waited_ms = (turn.waited_ms + waited).min(f64::MAX);
+        let iteration = turn.iterations;
+        if let Some(id) = &delegation.todo_id {
+            self.settle_item(id, capsule.status, call_id, iteration, now);
+        }
+        let waiting = self.turn.as_ref().map(|t| t.pending.as_slice()).unwrap_or_default();
+        let place = waiting.iter().position(|p| !p.answered && p.id == call_id);
+        let place = place.ok_or_else(|| Error::internal("a delegation with no awaited call"))?;
+        let result = ToolResult {
+            id: call_id.to_owned(),
+            output: Value::String(capsule.text.clone().into()),
+            stderr: None,
+            is_error: capsule.status == HandoffStatus::Failed,
+            duration_ms: None,
+            exit_code: None,
+        };
+        let mut messages = vec![self.record_result(result, place, iteration, now)];
+        self.emit(EventKind::DelegationEnded { call_id: call_id.to_owned(), status: capsule.status }, now);
+        let complete = self.settle(&mut messages, iteration, now)?;
+        Ok(DelegationOutcome { capsule, messages, complete, next: self.next_call(now) })
+    }
+
+    /// Moves todo item `id` as a child's capsule says: `done` completes it, `partial`
+    /// and `blocked` leave it in progress, `failed` leaves it as it is; each with a note.
+    fn settle_item(&mut self, id: &str, status: HandoffStatus, call_id: &str, iteration: u32, now: f64) {
+        let before = self.planner.todos().to_vec();
+        let Some(at) = before.iter().position(|t| t.id == id) else { return };
+        let mut todos = before.clone();
+        let item = &mut todos[at];
+        item.status = match (status, item.status) {
+            (HandoffStatus::Done, _) => TodoStatus::Completed,
+            (HandoffStatus::Partial | HandoffStatus::Blocked, TodoStatus::Pending) => TodoStatus::InProgress,
+            (_, same) => same,
+        };
+        let word = match status {
+            HandoffStatus::Done => "done",
+            HandoffStatus::Partial => "partial",
+            HandoffStatus::Blocked => "blocked",
+            HandoffStatus::Failed => "failed",
+        };
+        let note = cap(&delegation::settled_note(self.config.language, call_id, word), 200);
+        self.log.record_plan_note(&format!("{id}: {note}"), iteration, now);
+        let focus = self.planner.snapshot().focus.clone();
+        self.planner.replace(WriteTodos { todos, focus, note: Some(note) }, now);
+        self.todos_replaced(self.todo_tool, &before, iteration, now);
+    }
+
+    /// The child (at any depth) whose pending proposal `action_id` is.
+    fn holder(&mut self, action_id: &str) -> Option<&mut Child> {
+        self.children.iter_mut().find(|c| c.session.holds(action_id))
+    }
+
+    fn holds(&self, action_id: &str) -> bool {
+        self.proposals().iter().any(|p| p.action_id == action_id)
+    }
+
+    /// `approve` for a proposal of a child: the child resumes, and the outcome names it.
+    pub(super) fn approve_in_child(
+        &mut self,
+        action_id: &str,
+        options: ApproveOptions,
+        now: f64,
+    ) -> Option<Result<ApprovalOutcome>> {
+        let child = self.holder(action_id)?;
+        let call_id = child.call_id.clone();
+        Some(child.session.approve(action_id, options, now).map(|outcome| named(outcome, call_id)))
+    }
+
+    /// `reject` for a proposal of a child, as [`Session::approve_in_child`].
+    pub(super) fn reject_in_child(
+        &mut self,
+        action_id: &str,
+        options: RejectOptions,
+        now: f64,
+    ) -> Option<Result<ApprovalOutcome>> {
+        let child = self.holder(action_id)?;
+        let call_id = child.call_id.clone();
+        Some(child.session.reject(action_id, options, now).map(|outcome| named(outcome, call_id)))
+    }
+
+    /// The pending proposals of this session's children, at any depth.
+    pub(super) fn children_proposals(&self) -> impl Iterator<Item = &Proposal> {
+        self.children.iter().flat_map(|c| c.session.proposals())
+    }
+}
+
+/// An outcome of a child's approval, naming the child whose decision `resumed` is (the
+/// deepest one, when it came from further down).
+fn named(mut outcome: ApprovalOutcome, call_id: String) -> ApprovalOutcome {
+    outcome.delegation.get_or_insert(call_id);
+    outcome
+}

@@ -1,0 +1,103 @@
+// Sub-agents through the JS API: a delegate call becomes a delegation, the child runs
+// inside its parent through `child(callId)`, its capsule answers the call and completes
+// the parent's item, its approval is answered on the parent, and a restart in the middle
+// of a child resumes it.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { planloop } from "./support/pkg.mjs";
+
+const { Session } = planloop;
+
+const todos = (items) => JSON.stringify({ todos: items.map(([id, status]) => ({ id, content: `Do ${id}`, status })) });
+const config = { tools: { default: "approve", read: ["read"] }, delegation: { enabled: true } };
+
+/** A parent whose model lists two items and delegates the second. */
+function delegating() {
+  const parent = new Session(config);
+  parent.beginTurn({ message: "Fix the parser and its docs", nowMs: 0 });
+  parent.handleModelResponse({ text: null, toolCalls: [{ id: "t1", name: "write_todos", args: todos([["a", "completed"], ["b", "in_progress"]]) }] }, 1);
+  const goal = { goal: "Fix number reading in parse.rs", todoId: "b", acceptance: ["tests pass"] };
+  const decision = parent.handleModelResponse({ text: null, toolCalls: [{ id: "d1", name: "delegate", args: goal }] }, 2);
+  return { parent, decision };
+}
+
+test("a delegate call is handed out as a delegation and the tool is offered", () => {
+  const { parent, decision } = delegating();
+  assert.equal(decision.type, "runTools");
+  assert.deepEqual(decision.calls, []);
+  assert.equal(decision.delegations.length, 1);
+  const [d] = decision.delegations;
+  assert.deepEqual(
+    { callId: d.callId, goal: d.goal, todoId: d.todoId, acceptance: d.acceptance, depth: d.depth, maxIterations: d.maxIterations },
+    { callId: "d1", goal: "Fix number reading in parse.rs", todoId: "b", acceptance: ["tests pass"], depth: 1, maxIterations: 10 },
+  );
+  assert.deepEqual(parent.delegations(), decision.delegations);
+  assert.ok(parent.toolDefinitions().some((t) => t.name === "delegate" && t.parameters.required.includes("goal")));
+  assert.ok(!new Session().toolDefinitions().some((t) => t.name === "delegate"));
+});
+
+test("the child runs inside its parent, and its done capsule completes the parent's item", () => {
+  const { parent } = delegating();
+  const start = parent.beginDelegation("d1", 3);
+  assert.match(start.message, /Task: Fix number reading in parse\.rs/);
+  const child = parent.child("d1");
+  child.handleModelResponse({ text: null, toolCalls: [{ id: "r1", name: "read", args: { p: "parse.rs" } }] }, 4);
+  child.handleToolResults([{ id: "r1", output: "fn number() {}" }], 5);
+  assert.equal(child.handleModelResponse({ text: "Fixed number reading.", toolCalls: [] }, 6).type, "finalize");
+  const outcome = parent.finishDelegation("d1", { transcriptRef: "runs/d1.jsonl" }, 7);
+  assert.equal(outcome.capsule.status, "done");
+  assert.equal(outcome.capsule.transcriptRef, "runs/d1.jsonl");
+  assert.equal(outcome.messages[0].toolCallId, "d1");
+  assert.match(outcome.messages[0].content, /^Sub-agent capsule \(done\)/);
+  assert.equal(outcome.complete, true);
+  assert.deepEqual(parent.todos().map((t) => t.status), ["completed", "completed"]);
+  // The child's handle is gone with its delegation.
+  assert.throws(() => child.todos(), (e) => e.code === "invalid_state");
+  assert.equal(parent.handleModelResponse({ text: "Both are fixed.", toolCalls: [] }, 8).type, "finalize");
+});
+
+test("a child's approval is answered on the parent, across a restart", () => {
+  for (const approve of [true, false]) {
+    const { parent } = delegating();
+    parent.beginDelegation("d1", 3);
+    const waiting = parent.child("d1").handleModelResponse({ text: null, toolCalls: [{ id: "w1", name: "write_file", args: { path: "a" } }] }, 4);
+    assert.equal(waiting.type, "awaitApproval");
+    // A restart: the parent's snapshot holds the child, its proposal and all.
+    const restored = Session.restore(JSON.stringify(parent.snapshot()));
+    const [proposal] = restored.proposals();
+    assert.equal(proposal.actionId, "d1/act-1-1");
+    assert.deepEqual(proposal.chain, [{ turn: 1, callId: "d1" }]);
+    const outcome = approve
+      ? restored.approve(proposal.actionId, { scope: "once" }, 60_000)
+      : restored.reject(proposal.actionId, { message: "not now" }, 60_000);
+    assert.equal(outcome.delegation, "d1");
+    assert.equal(outcome.resumed.type, "runTools");
+    assert.equal(outcome.resumed.calls.length, approve ? 1 : 0);
+    const child = restored.child("d1");
+    if (approve) child.handleToolResults([{ id: "w1", output: "written" }], 60_001);
+    child.handleModelResponse({ text: approve ? "Wrote it." : "The user said no.", toolCalls: [] }, 60_002);
+    const done = restored.finishDelegation("d1", undefined, 60_003);
+    assert.equal(done.capsule.status, "done");
+  }
+});
+
+test("bad delegation calls are refused by name and change nothing", () => {
+  const { parent } = delegating();
+  const before = JSON.stringify(parent.snapshot());
+  assert.throws(() => parent.beginDelegation("nope", 3), (e) => e.code === "invalid_state");
+  assert.throws(() => parent.child("d1"), (e) => e.code === "invalid_state");
+  assert.throws(() => parent.finishDelegation("d1", { maxChars: 5 }, 3), (e) => e.code === "invalid_options");
+  assert.throws(() => parent.beginDelegation(42, 3), (e) => e.code === "invalid_argument");
+  assert.equal(JSON.stringify(parent.snapshot()), before);
+  // A delegate tool named as a planner tool is a config error.
+  assert.throws(
+    () => new Session({ delegation: { enabled: true, toolNames: ["write_todos"] } }),
+    (e) => e.code === "invalid_options" && /planner tool/.test(e.message),
+  );
+  // A freed root takes its children's handles with it.
+  parent.beginDelegation("d1", 3);
+  const child = parent.child("d1");
+  parent.free();
+  assert.throws(() => child.todos(), (e) => e.code === "invalid_state");
+});
