@@ -13,10 +13,12 @@ use planloop::session::events::EventKind;
 use planloop::session::exchange::{BeginTurn, Decision, ModelResponse, ToolCallInput, ToolResult};
 use planloop::session::handoff::{HandoffOptions, HandoffStatus};
 use planloop::session::Session;
+use planloop::trail::reasoning::{HistoryMode, HistoryOptions};
 use support::{args, call, config, document, ok, resealed, set, todos, Drive};
 
 fn delegating(config: SessionConfig) -> SessionConfig {
-    SessionConfig { delegation: DelegationOptions { enabled: true, ..DelegationOptions::default() }, ..config }
+    let history = HistoryOptions { mode: HistoryMode::Full, size: 4 };
+    SessionConfig { delegation: DelegationOptions { enabled: true, ..DelegationOptions::default() }, history, ..config }
 }
 
 fn delegate(id: &str, goal: &str, todo: Option<&str>) -> ToolCallInput {
@@ -128,7 +130,11 @@ fn a_child_done_completes_the_parent_item_and_the_parent_may_then_finish() {
     assert!(outcome.messages[0].content.starts_with("Sub-agent capsule (done)"), "{}", outcome.messages[0].content);
     // The item is completed, with the child named in the note and the trail.
     assert!(d.session.todos().iter().all(|t| t.status == planloop::plan::todos::TodoStatus::Completed));
-    assert!(d.session.steps().iter().any(|s| s.contains("b: sub-agent d1: done")), "{:?}", d.session.steps());
+    let steps = d.session.steps();
+    assert!(steps.iter().any(|s| s.contains("b: sub-agent d1: done")), "{steps:?}");
+    // The child's steps sit under the delegate call's, then its capsule comes in.
+    assert!(steps.iter().any(|s| s == "[Reflect] d1 › Fixed number reading in parse.rs."), "{steps:?}");
+    assert!(steps.last().unwrap().starts_with("[Obs] delegate ok: Sub-agent capsule (done)"), "{steps:?}");
     // The child's four model calls were the turn's.
     assert_eq!(d.session.progress().iterations, used_before + 4);
     assert_eq!(d.count(|k| matches!(k, EventKind::DelegationEnded { status: HandoffStatus::Done, .. })), 1);

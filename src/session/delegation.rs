@@ -164,6 +164,10 @@ impl Session {
         turn.iterations = turn.iterations.saturating_add(used).min(max_iterations);
         turn.waited_ms = (turn.waited_ms + waited).min(f64::MAX);
         let iteration = turn.iterations;
+        // The child's steps, under the delegate call's, before its capsule comes in.
+        for step in child.log.events() {
+            self.log.record_nested(call_id, step, iteration, now);
+        }
         if let Some(id) = &delegation.todo_id {
             self.settle_item(id, capsule.status, call_id, iteration, now);
         }

@@ -226,6 +226,13 @@ impl ReasoningLog {
         Some(self.push(Phase::Reflect, sentence, iteration, now_ms))
     }
 
+    /// A step of a sub-agent's trail, under the parent's: `[Act] d1 › read("a.rs")`, `d1`
+    /// being the delegate call that started it.
+    pub fn record_nested(&mut self, call_id: &str, step: &ReasoningEvent, iteration: u32, now_ms: f64) {
+        let summary = [&visible(call_id, ARGUMENT_CAP), " › ", step.summary.as_str()].concat();
+        self.push(step.phase, summary, iteration, now_ms);
+    }
+
     fn push(&mut self, phase: Phase, summary: String, iteration: u32, timestamp: f64) -> &ReasoningEvent {
         let limit = match self.options.mode {
             HistoryMode::Rolling => self.options.size as usize,
