@@ -141,17 +141,51 @@ impl Session {
     /// and `blocked` leave it in progress with a note), and the child's model calls and
     /// waits are the parent's.
     pub fn finish_delegation(&mut self, call_id: &str, options: HandoffOptions, now: f64) -> Result<DelegationOutcome> {
-        let delegation = self.delegations().into_iter().find(|d| d.call_id == call_id).cloned();
-        let Some(delegation) = delegation else {
-            return Err(Error::invalid_state("finishDelegation", "a delegation of the open turn, by its call id"));
-        };
-        let options =
-            HandoffOptions { max_chars: options.max_chars.min(self.config.delegation.capsule_chars), ..options };
-        let at = self.children.iter().position(|c| c.call_id == call_id);
-        let child = match at {
+        let delegation = self.waiting_delegation(call_id)?;
+        let child = match self.children.iter().position(|c| c.call_id == call_id) {
             Some(at) => self.children.remove(at).session,
             None => Session::with_decimals(self.config.clone(), self.decimals),
         };
+        self.finish_with(delegation, child, options, now)
+    }
+
+    /// [`Session::finish_delegation`] for a child the host ran as a session of its own
+    /// (a framework's sub-agent with its own planloop, restored from its state): its
+    /// capsule is made from its state, never taken from its words.
+    pub fn finish_delegation_from(
+        &mut self,
+        call_id: &str,
+        child: Session,
+        options: HandoffOptions,
+        now: f64,
+    ) -> Result<DelegationOutcome> {
+        let delegation = self.waiting_delegation(call_id)?;
+        if self.children.iter().any(|c| c.call_id == call_id) {
+            return Err(Error::invalid_state(
+                "finishDelegation",
+                "no child given: this delegation's runs inside this session",
+            ));
+        }
+        self.finish_with(delegation, child, options, now)
+    }
+
+    fn waiting_delegation(&self, call_id: &str) -> Result<Delegation> {
+        match self.delegations().into_iter().find(|d| d.call_id == call_id) {
+            Some(delegation) => Ok(delegation.clone()),
+            None => Err(Error::invalid_state("finishDelegation", "a delegation of the open turn, by its call id")),
+        }
+    }
+
+    fn finish_with(
+        &mut self,
+        delegation: Delegation,
+        child: Session,
+        options: HandoffOptions,
+        now: f64,
+    ) -> Result<DelegationOutcome> {
+        let call_id = delegation.call_id.as_str();
+        let options =
+            HandoffOptions { max_chars: options.max_chars.min(self.config.delegation.capsule_chars), ..options };
         let capsule = child.handoff(options, now);
         let (used, waited) = match &child.turn {
             Some(t) => (t.iterations, t.waited_ms + t.paused_at.map_or(0.0, |at| span(at, now))),

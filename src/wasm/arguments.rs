@@ -218,6 +218,7 @@ arguments! {
         call_id "callId": string,
         options "options": options(HandoffOptions, HANDOFF_OPTIONS, "HandoffOptions"),
         now_ms "nowMs": time,
+        child "child": given,
     }
     ReviewsFromJson { data "data": object(PlanReviewStore, PLAN_REVIEW_STORE, "PlanReviewStoreData") }
     ReviewsPut { review "review": object(PlanReview, PLAN_REVIEW, "PlanReview") }

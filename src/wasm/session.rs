@@ -63,14 +63,8 @@ pub fn call(op: Op, handle: u32, given: Input<'_>) -> Option<Result<Status>> {
             slab::remove(&SESSIONS, handle);
             Ok(Status::Nothing)
         }
-        Op::SessionRestore => arguments::SessionRestore::read(input).and_then(|a| {
-            // The object `snapshot()` returned, or its JSON text.
-            let session = match &a.snapshot {
-                Value::String(text) => Session::restore_json_with_decimals(text, HOST)?,
-                value => Session::restore_with_decimals(value, HOST)?,
-            };
-            number(slab::insert(&SESSIONS, Entry::Own(session))?)
-        }),
+        Op::SessionRestore => arguments::SessionRestore::read(input)
+            .and_then(|a| number(slab::insert(&SESSIONS, Entry::Own(restored(&a.snapshot)?))?)),
         Op::SessionSnapshot => with(&|s| json_text(s.snapshot_json()?.as_bytes())),
         Op::SessionStepPlan => with(&|s| value(&s.step_plan())),
         Op::SessionSystemPrompt => with(&|s| {
@@ -136,7 +130,12 @@ pub fn call(op: Op, handle: u32, given: Input<'_>) -> Option<Result<Status>> {
         }),
         Op::SessionFinishDelegation => with(&|s| {
             let a = arguments::SessionFinishDelegation::read(input)?;
-            json(&s.finish_delegation(&a.call_id, a.options, a.now_ms)?)
+            // A child run elsewhere comes as its snapshot.
+            let outcome = match &a.child {
+                Value::Undefined => s.finish_delegation(&a.call_id, a.options, a.now_ms)?,
+                given => s.finish_delegation_from(&a.call_id, restored(given)?, a.options, a.now_ms)?,
+            };
+            json(&outcome)
         }),
         Op::ReviewsNew => number(slab::insert(&REVIEWS, PlanReviewStore::default()).unwrap_or(0)),
         Op::ReviewsFree => {
@@ -158,6 +157,14 @@ pub fn call(op: Op, handle: u32, given: Input<'_>) -> Option<Result<Status>> {
         Op::ReviewsToJson => slab::with(&REVIEWS, handle, |store| value(store)),
         _ => return None,
     })
+}
+
+/// A session from a snapshot: the object `snapshot()` returned, or its JSON text.
+fn restored(snapshot: &Value<'_>) -> Result<Session> {
+    match snapshot {
+        Value::String(text) => Session::restore_json_with_decimals(text, HOST),
+        value => Session::restore_with_decimals(value, HOST),
+    }
 }
 
 /// The root handle and the delegate calls down to the session of `handle`.

@@ -6,15 +6,17 @@
 // the run with the summary, and gated calls pause through LangGraph's `interrupt()` with
 // decisions shaped as `humanInTheLoopMiddleware`'s (approve / edit / reject), resumed with
 // `Command({ resume: { decisions } })`, all checked before any applies. The planner tools
-// return the answers planloop wrote for them. One Session per `thread_id`; its snapshot
-// lives in the agent state (`planloop`), so the user's checkpointer persists it and a
-// restarted process goes on.
+// return the answers planloop wrote for them. One Session per thread and graph (a
+// sub-agent invoked from a tool runs in the parent's thread, in a graph of its own); its
+// snapshot lives in the agent state (`planloop`), so the user's checkpointer persists it
+// and a restarted process goes on. `planloopTask` is a `task` tool whose sub-agents hand
+// back their capsule: with the parent's `delegation` on, it completes the parent's item.
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { getCurrentTaskInput, interrupt, isGraphInterrupt } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
 import { z } from "zod";
-import { type Decision, type ModelResponse, type Proposal, Session, type SessionConfig } from "planloop";
+import { type Decision, type ModelResponse, type Proposal, Session, type SessionConfig, type SessionSnapshot } from "planloop";
 
 import { Keeper, type Saved, type UserMessage } from "./turn.js";
 
@@ -53,11 +55,14 @@ export function planloopMiddleware(options: PlanloopMiddlewareOptions = {}) {
   const threads = new Map<string, Entry>();
   // planloop's answer to its own tool was written when the model's response was handed
   // to the session (afterModel): in memory, or in the state after a restart.
-  const plannerTools = new Session(options.config).toolDefinitions().map((definition) =>
+  // (A delegate tool is the host's own: `planloopTask`.)
+  const delegates = new Set(options.config?.delegation?.toolNames ?? ["delegate"]);
+  const definitions = new Session(options.config).toolDefinitions().filter((d) => !delegates.has(d.name));
+  const plannerTools = definitions.map((definition) =>
     tool(
-      async (_args: unknown, config: { toolCall?: { id?: string }; configurable?: { thread_id?: string } }) => {
+      async (_args: unknown, config: Runtime & { toolCall?: { id?: string } }) => {
         const id = config.toolCall?.id ?? "";
-        const kept = threads.get(config.configurable?.thread_id ?? "")?.keeper.kept.written[id] ?? getCurrentTaskInput<{ planloop?: PlanloopState }>().planloop?.written[id];
+        const kept = threads.get(place(config))?.keeper.kept.written[id] ?? getCurrentTaskInput<{ planloop?: PlanloopState }>().planloop?.written[id];
         if (kept === undefined) throw new Error(`planloop has no answer for call ${id}`);
         return kept.content;
       },
@@ -68,8 +73,8 @@ export function planloopMiddleware(options: PlanloopMiddlewareOptions = {}) {
   const plannerNames = new Set(plannerTools.map((t) => t.name));
 
   /** The thread's session: in memory, else restored from the state, else new. */
-  function entry(state: { planloop?: PlanloopState }, runtime: { configurable?: { thread_id?: string } }): Entry {
-    const thread = runtime.configurable?.thread_id ?? "";
+  function entry(state: { planloop?: PlanloopState }, runtime: Runtime): Entry {
+    const thread = place(runtime);
     let found = threads.get(thread);
     if (found === undefined) {
       const { seen = null, ...saved } = state.planloop ?? {};
@@ -86,11 +91,11 @@ export function planloopMiddleware(options: PlanloopMiddlewareOptions = {}) {
    * session in memory is dropped as well, so the next step goes on from that state, as
    * after a restart, whatever the hook had changed. (An interrupt is no failure: the
    * resumed hook goes on with the session in memory.) */
-  function guarded<T>(runtime: { configurable?: { thread_id?: string } }, hook: () => T): T {
+  function guarded<T>(runtime: Runtime, hook: () => T): T {
     try {
       return hook();
     } catch (error) {
-      if (!isGraphInterrupt(error)) threads.delete(runtime.configurable?.thread_id ?? "");
+      if (!isGraphInterrupt(error)) threads.delete(place(runtime));
       throw error;
     }
   }
@@ -110,7 +115,9 @@ export function planloopMiddleware(options: PlanloopMiddlewareOptions = {}) {
         const e = entry(state, runtime);
         e.keeper.user(latestUser(state.messages)?.message ?? null);
         e.keeper.results(
-          state.messages.flatMap((m) => (ToolMessage.isInstance(m) ? [{ id: m.tool_call_id, output: textOf(m), isError: m.status === "error" }] : [])),
+          state.messages.flatMap((m) =>
+            ToolMessage.isInstance(m) ? [{ id: m.tool_call_id, output: textOf(m), isError: m.status === "error", child: childOf(m) }] : [],
+          ),
         );
         publish(e, runtime);
         return persisted(e);
@@ -198,6 +205,81 @@ export function planloopMiddleware(options: PlanloopMiddlewareOptions = {}) {
       return instead === undefined ? [] : [new ToolMessage({ content: instead.content, tool_call_id: c.id, name: c.name, status: instead.isError ? "error" : "success" })];
     });
   }
+}
+
+/** What a hook or tool is told of where it runs. */
+interface Runtime {
+  configurable?: { thread_id?: string; checkpoint_ns?: string };
+}
+
+/** The thread and graph a hook runs in: a sub-agent invoked from a tool shares its
+ * parent's `thread_id`, and its namespace names the tool call it runs in
+ * (`tools:<task>|model:<task>`, against the parent's `model:<task>`); the last segment is
+ * the node's own task. */
+function place(runtime: Runtime): string {
+  const ns = runtime.configurable?.checkpoint_ns ?? "";
+  return `${runtime.configurable?.thread_id ?? ""}\u0000${ns.slice(0, Math.max(0, ns.lastIndexOf("|")))}`;
+}
+
+/** The sub-agent's session a `planloopTask` result carries, if it does. */
+function childOf(message: ToolMessage): SessionSnapshot | undefined {
+  const artifact: unknown = message.artifact;
+  return isRecord(artifact) && isRecord(artifact.planloop) ? (artifact.planloop.snapshot as SessionSnapshot) : undefined;
+}
+
+export interface PlanloopTaskOptions {
+  /** The sub-agents, by the name the model gives as `subagent_type`: each an agent made
+   * with `createAgent({ middleware: [planloopMiddleware(...)] })`, and what it is for. */
+  subagents: Record<string, { description: string; agent: { invoke(input: { messages: BaseMessage[] }, config?: unknown): Promise<{ planloop?: PlanloopState }> } }>;
+  /** The tool's name (`task`); the parent's `delegation.toolNames` must name it for the
+   * capsule to settle the parent's item. */
+  name?: string;
+  /** The most characters of the capsule the parent's model reads (4,000). */
+  maxChars?: number;
+  now?: () => number;
+}
+
+/**
+ * A `task` tool (deepagents' shape, with planloop's `todoId`, `context` and `acceptance`)
+ * that runs a sub-agent in the parent's thread, as a graph of its own (its approvals
+ * pause the parent's run, and resume it), and returns the sub-agent's capsule, made from
+ * its planloop state once it ends: never its transcript, never empty. The capsule rides
+ * on the tool message as its artifact, so the parent's planloop (with `delegation` on for
+ * this tool) makes the result from the sub-agent's state and settles the item `todoId`.
+ */
+export function planloopTask(options: PlanloopTaskOptions) {
+  const names = Object.keys(options.subagents);
+  if (names.length === 0) throw new Error("planloopTask: give at least one sub-agent");
+  const now = options.now ?? Date.now;
+  const kinds = names.map((name) => `- ${name}: ${options.subagents[name]!.description}`).join("\n");
+  return tool(
+    async (input, config: { toolCall?: { id?: string } }) => {
+      const subagent = options.subagents[input.subagent_type];
+      if (subagent === undefined) throw new Error(`no sub-agent is named ${JSON.stringify(input.subagent_type)}; the names are: ${names.join(", ")}`);
+      const task = [input.goal, input.context, ...(input.acceptance ?? []).map((c, i) => `${i === 0 ? "Done when:\n" : ""}- ${c}`)];
+      const state = await subagent.agent.invoke({ messages: [new HumanMessage(task.filter((part) => part !== undefined).join("\n\n"))] }, config);
+      if (state.planloop === undefined) throw new Error(`sub-agent ${input.subagent_type} runs without planloopMiddleware: it has no capsule to hand back`);
+      const child = Session.restore(state.planloop.snapshot);
+      try {
+        const capsule = child.handoff({ maxChars: options.maxChars, transcriptRef: config.toolCall?.id }, now());
+        return [capsule.text, { planloop: { snapshot: state.planloop.snapshot, capsule } }];
+      } finally {
+        child.free();
+      }
+    },
+    {
+      name: options.name ?? "task",
+      description: `Hand one scoped task to a sub-agent, which works on it with its own tools and todo list and returns only a short capsule: its status, summary, findings and the tool calls that back them. Give the goal in full (it sees nothing of this conversation), the id of the todo item it completes, and how to tell it is done. The sub-agents:\n${kinds}`,
+      schema: z.object({
+        goal: z.string().min(1).describe("The task, in full."),
+        subagent_type: z.enum(names as [string, ...string[]]).describe("Which sub-agent."),
+        todoId: z.string().optional().describe("The id of the todo item the task completes."),
+        context: z.string().optional().describe("What the sub-agent needs to know."),
+        acceptance: z.array(z.string()).max(8).optional().describe("How to tell the task is done."),
+      }),
+      responseFormat: "content_and_artifact",
+    },
+  );
 }
 
 /** Back to the model when `answers` leave no call of `last` for the tool node to run: the

@@ -61,12 +61,15 @@ export interface Saved extends Kept {
   snapshot: SessionSnapshot;
 }
 
-/** A tool result as a framework carries it; `denied` when the user refused the call. */
+/** A tool result as a framework carries it; `denied` when the user refused the call;
+ * `child` when a sub-agent with a planloop of its own answered a delegation (its
+ * snapshot, from which the session makes the capsule). */
 export interface Result {
   id: string;
   output: string;
   isError: boolean;
   denied?: boolean;
+  child?: SessionSnapshot | undefined;
 }
 
 /** What a model response comes to: planloop's decision, the nudge to send back for a
@@ -158,6 +161,8 @@ export class Keeper {
       const actionId = this.kept.awaited[result.id]!;
       if (actionId !== null && result.denied === true) {
         this.reject(result.id, result.output.length > 0 ? result.output : undefined);
+      } else if (result.child !== undefined) {
+        this.delegated(result.id, result.child);
       } else {
         this.approve(result.id);
         given.push(result);
@@ -174,6 +179,13 @@ export class Keeper {
       given.map((r) => ({ id: r.id, output: r.output, isError: r.isError })),
       this.now(),
     );
+    for (const m of outcome.messages) this.kept.written[m.toolCallId] = { content: m.content, isError: m.isError };
+    this.kept.withhold = outcome.next.toolsWithheld;
+  }
+
+  /** Ends delegation `callId` with the capsule of `child`, the sub-agent that ran it. */
+  private delegated(callId: string, child: SessionSnapshot): void {
+    const outcome = this.session.finishDelegation(callId, undefined, this.now(), child);
     for (const m of outcome.messages) this.kept.written[m.toolCallId] = { content: m.content, isError: m.isError };
     this.kept.withhold = outcome.next.toolsWithheld;
   }
@@ -240,6 +252,7 @@ export class Keeper {
     }
     if (decision.type === "awaitPlanReview") return;
     for (const call of decision.calls) this.kept.awaited[call.id] = null;
+    for (const delegation of decision.delegations) this.kept.awaited[delegation.callId] = null;
     if (decision.type === "awaitApproval") for (const proposal of decision.proposals) this.kept.awaited[proposal.callId] = proposal.actionId;
     if (decision.type === "runTools") this.kept.withhold = decision.next.toolsWithheld;
   }

@@ -258,16 +258,7 @@ export class Session extends Instance {
   /** A session from a snapshot (the object `snapshot()` returned, or its JSON text). A
    * snapshot that is not sound is refused with `invalid_snapshot`. */
   static restore(snapshot: SessionSnapshot | string): Session {
-    // An object is read as its JSON, as a store would hold it.
-    let document: unknown = snapshot;
-    if (typeof snapshot !== "string") {
-      try {
-        document = JSON.stringify(snapshot) ?? snapshot;
-      } catch (error) {
-        document = new Thrown(error);
-      }
-    }
-    Session.made = call<number>(session(), declared.SessionRestore(document));
+    Session.made = call<number>(session(), declared.SessionRestore(stored(snapshot)));
     try {
       return new Session();
     } finally {
@@ -414,9 +405,21 @@ export class Session extends Instance {
   /** Ends a delegation: the sub-agent's capsule (as `handoff` makes it, within
    * `delegation.capsuleChars`) becomes the delegate call's result, in `messages`; a
    * `done` capsule completes the delegation's todo item, `partial` and `blocked` leave
-   * it in progress. The sub-agent's model calls count against this turn. */
-  finishDelegation(callId: string, options: HandoffOptions | undefined, nowMs: number): DelegationOutcome {
-    return this.call(declared.SessionFinishDelegation(callId, options, nowMs));
+   * it in progress. The sub-agent's model calls count against this turn. A sub-agent
+   * the host ran as a session of its own (a framework's agent with its own planloop) is
+   * given as `child`, its snapshot: the capsule is made from it as from a child here. */
+  finishDelegation(callId: string, options: HandoffOptions | undefined, nowMs: number, child?: SessionSnapshot | string): DelegationOutcome {
+    return this.call(declared.SessionFinishDelegation(callId, options, nowMs, child === undefined ? undefined : stored(child)));
+  }
+}
+
+/** A snapshot as a store would hold it: an object is read as its JSON text. */
+function stored(snapshot: SessionSnapshot | string): unknown {
+  if (typeof snapshot === "string") return snapshot;
+  try {
+    return JSON.stringify(snapshot) ?? snapshot;
+  } catch (error) {
+    return new Thrown(error);
   }
 }
 
