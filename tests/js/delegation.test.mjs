@@ -3,6 +3,7 @@
 // the parent's item, its approval is answered on the parent, and a restart in the middle
 // of a child resumes it.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import { planloop } from "./support/pkg.mjs";
@@ -100,4 +101,50 @@ test("bad delegation calls are refused by name and change nothing", () => {
   const child = parent.child("d1");
   parent.free();
   assert.throws(() => child.todos(), (e) => e.code === "invalid_state");
+});
+
+test("a recorded Claude Code session: its Task calls run as children from their sidechains, each handing back a capsule", () => {
+  const traces = new URL("../fixtures/traces/claude_code_todo.jsonl", import.meta.url);
+  const records = readFileSync(traces, "utf8").trim().split("\n").map((line) => JSON.parse(line));
+  const main = records[0];
+  // A sidechain links to its Task call by its first message, the call's prompt.
+  const sides = new Map(records.filter((r) => r.thread.startsWith("side:")).map((r) => [r.turns[0].text, r]));
+  const config = { tools: { default: "read" }, todoDialects: ["TodoWrite"], todoMode: "observe", maxIterations: 200, timeoutMs: 86_400_000, history: { mode: "full" } };
+  const parent = new Session({ ...config, delegation: { enabled: true, toolNames: ["Task"], maxInFlight: 3, maxIterations: 100 } });
+  let now = 0;
+  parent.beginTurn({ message: main.turns[1].text, nowMs: (now += 10) });
+  const sizes = [];
+  for (const turn of main.turns.slice(2, 9)) {
+    const calls = turn.tool_calls.map((c) => ({ id: c.id, name: c.name, args: c.args }));
+    const decision = parent.handleModelResponse({ text: turn.text || null, toolCalls: calls }, (now += 10));
+    if (decision.type !== "runTools") {
+      assert.equal(decision.type, "finalize");
+      break;
+    }
+    for (const delegation of decision.delegations) {
+      const side = sides.get(delegation.goal);
+      assert.ok(side, `a sidechain for ${delegation.title}`);
+      parent.beginDelegation(delegation.callId, (now += 10));
+      const child = parent.child(delegation.callId);
+      let transcript = delegation.goal.length;
+      for (const step of side.turns.slice(1).filter((t) => t.role === "assistant")) {
+        const childCalls = step.tool_calls.map((c) => ({ id: c.id, name: c.name, args: c.args }));
+        const d = child.handleModelResponse({ text: step.text || null, toolCalls: childCalls }, (now += 10));
+        transcript += step.text.length + JSON.stringify(childCalls).length + step.tool_results.reduce((n, r) => n + String(r.content).length, 0);
+        const run = d.type === "runTools" ? step.tool_results.filter((r) => d.calls.some((c) => c.id === r.tool_call_id)) : [];
+        if (run.length > 0) child.handleToolResults(run.map((r) => ({ id: r.tool_call_id, output: String(r.content), isError: r.is_error === true })), (now += 10));
+        if (d.type === "finalize") break;
+      }
+      const outcome = parent.finishDelegation(delegation.callId, { transcriptRef: side.thread }, (now += 10));
+      assert.equal(outcome.capsule.status, "done", outcome.capsule.text);
+      sizes.push([transcript, outcome.messages[0].content.length]);
+    }
+    const hostResults = turn.tool_results.filter((r) => decision.calls.some((c) => c.id === r.tool_call_id));
+    if (hostResults.length > 0) parent.handleToolResults(hostResults.map((r) => ({ id: r.tool_call_id, output: String(r.content), isError: false })), (now += 10));
+  }
+  assert.equal(sizes.length, 5);
+  // Each capsule is within its cap, and a small part of the child's transcript.
+  for (const [transcript, capsule] of sizes) assert.ok(capsule <= 4000 && capsule * 4 < transcript, `${capsule} of ${transcript}`);
+  // The parent's trail shows each child's steps under its Task call.
+  assert.ok(parent.steps().some((s) => /^\[Act\] toolu_\w+ › /.test(s)), parent.steps().join("\n"));
 });
