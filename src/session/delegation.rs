@@ -14,7 +14,7 @@ use crate::json::value::Value;
 use crate::plan::todos::{TodoStatus, WriteTodos};
 use crate::plan::tools::{self, ToolDefinition};
 use crate::prompts::delegation;
-use crate::session::approval::{ApproveOptions, Proposal, RejectOptions};
+use crate::session::approval::Proposal;
 use crate::session::config::OnLimit;
 use crate::session::delegate_call::Delegation;
 use crate::session::events::EventKind;
@@ -83,17 +83,16 @@ impl Session {
     /// and standing approvals, the delegation's budget, and no plan review (no user
     /// waits on a child). Its first message is the task; the result is its turn's start.
     pub fn begin_delegation(&mut self, call_id: &str, now: f64) -> Result<TurnStart> {
-        let call = "beginDelegation";
-        let delegation = self.delegations().into_iter().find(|d| d.call_id == call_id).cloned();
-        let Some(delegation) = delegation else {
-            return Err(Error::invalid_state(call, "a delegation of the open turn, by its call id"));
-        };
+        let delegation = self.waiting_delegation("beginDelegation", call_id)?;
         if self.children.iter().any(|c| c.call_id == call_id) {
-            return Err(Error::invalid_state(call, "a delegation not begun yet: this one's child is at work"));
+            let expected = "a delegation not begun yet: this one's child is at work";
+            return Err(Error::invalid_state("beginDelegation", expected));
         }
         let mut config = self.config.clone();
         config.max_iterations = delegation.max_iterations;
-        config.timeout_ms = delegation.timeout_ms;
+        // Its time is what the delegation gave, or what the turn has left by now.
+        let left = self.turn.as_ref().map_or(0.0, |t| f64::from(self.config.timeout_ms) - t.elapsed(now));
+        config.timeout_ms = left.clamp(1.0, f64::from(delegation.timeout_ms)) as u32;
         config.plan_review.enabled = false;
         config.on_limit = OnLimit::Pause;
         let mut child = Session::with_decimals(config, self.decimals);
@@ -141,7 +140,7 @@ impl Session {
     /// and `blocked` leave it in progress with a note), and the child's model calls and
     /// waits are the parent's.
     pub fn finish_delegation(&mut self, call_id: &str, options: HandoffOptions, now: f64) -> Result<DelegationOutcome> {
-        let delegation = self.waiting_delegation(call_id)?;
+        let delegation = self.waiting_delegation("finishDelegation", call_id)?;
         let child = match self.children.iter().position(|c| c.call_id == call_id) {
             Some(at) => self.children.remove(at).session,
             None => Session::with_decimals(self.config.clone(), self.decimals),
@@ -159,7 +158,7 @@ impl Session {
         options: HandoffOptions,
         now: f64,
     ) -> Result<DelegationOutcome> {
-        let delegation = self.waiting_delegation(call_id)?;
+        let delegation = self.waiting_delegation("finishDelegation", call_id)?;
         if self.children.iter().any(|c| c.call_id == call_id) {
             return Err(Error::invalid_state(
                 "finishDelegation",
@@ -169,10 +168,11 @@ impl Session {
         self.finish_with(delegation, child, options, now)
     }
 
-    fn waiting_delegation(&self, call_id: &str) -> Result<Delegation> {
+    /// The open turn's delegation `call_id`, still waiting for its capsule.
+    fn waiting_delegation(&self, call: &str, call_id: &str) -> Result<Delegation> {
         match self.delegations().into_iter().find(|d| d.call_id == call_id) {
             Some(delegation) => Ok(delegation.clone()),
-            None => Err(Error::invalid_state("finishDelegation", "a delegation of the open turn, by its call id")),
+            None => Err(Error::invalid_state(call, "a delegation of the open turn, by its call id")),
         }
     }
 
@@ -256,28 +256,17 @@ impl Session {
         self.proposals().iter().any(|p| p.action_id == action_id)
     }
 
-    /// `approve` for a proposal of a child: the child resumes, and the outcome names it.
-    pub(super) fn approve_in_child(
+    /// `approve` or `reject` (`resolve`) for a proposal of a child, when one of this
+    /// session's children (at any depth) holds it: the child resumes, and the outcome
+    /// names it.
+    pub(super) fn resolve_in_child(
         &mut self,
         action_id: &str,
-        options: ApproveOptions,
-        now: f64,
+        resolve: impl FnOnce(&mut Session) -> Result<ApprovalOutcome>,
     ) -> Option<Result<ApprovalOutcome>> {
         let child = self.holder(action_id)?;
         let call_id = child.call_id.clone();
-        Some(child.session.approve(action_id, options, now).map(|outcome| named(outcome, call_id)))
-    }
-
-    /// `reject` for a proposal of a child, as [`Session::approve_in_child`].
-    pub(super) fn reject_in_child(
-        &mut self,
-        action_id: &str,
-        options: RejectOptions,
-        now: f64,
-    ) -> Option<Result<ApprovalOutcome>> {
-        let child = self.holder(action_id)?;
-        let call_id = child.call_id.clone();
-        Some(child.session.reject(action_id, options, now).map(|outcome| named(outcome, call_id)))
+        Some(resolve(&mut child.session).map(|outcome| named(outcome, call_id)))
     }
 
     /// The pending proposals of this session's children, at any depth.

@@ -310,7 +310,8 @@ impl Session {
     /// "always"` allows its tool (or the rule that caught it) for the rest of the session.
     pub fn approve(&mut self, action_id: &str, options: ApproveOptions, now: f64) -> Result<ApprovalOutcome> {
         if !self.proposals.iter().any(|p| p.action_id == action_id) {
-            if let Some(outcome) = self.approve_in_child(action_id, options.clone(), now) {
+            let options = options.clone();
+            if let Some(outcome) = self.resolve_in_child(action_id, |child| child.approve(action_id, options, now)) {
                 return outcome;
             }
         }
@@ -345,7 +346,8 @@ impl Session {
     /// Rejects a proposal; the model gets `message` as the call's result.
     pub fn reject(&mut self, action_id: &str, options: RejectOptions, now: f64) -> Result<ApprovalOutcome> {
         if !self.proposals.iter().any(|p| p.action_id == action_id) {
-            if let Some(outcome) = self.reject_in_child(action_id, options.clone(), now) {
+            let options = options.clone();
+            if let Some(outcome) = self.resolve_in_child(action_id, |child| child.reject(action_id, options, now)) {
                 return outcome;
             }
         }
