@@ -127,3 +127,19 @@ test("LangChain task tool: an unknown sub-agent is refused by name, a sub-agent 
   await assert.rejects(call("bare"), /sub-agent bare runs without planloopMiddleware/);
   await assert.rejects(call("nobody"), /subagent_type/);
 });
+
+test("LangChain task tool: with the parent's delegation off, the capsule is the task's plain result", async () => {
+  const parentMiddleware = planloopMiddleware({ config: { tools: { read: ["task"] } }, now: () => 1000 });
+  const child = createAgent({ model: doneChild(), tools: [grep], middleware: [planloopMiddleware({ config: childConfig, now: () => 1000 })] });
+  const task = planloopTask({ subagents: { researcher: { description: "Finds things", agent: child } } });
+  const model = fakeModel()
+    .respondWithTools([{ name: "task", args: { goal: "Find the failing test", subagent_type: "researcher" }, id: "k1" }])
+    .respond(new AIMessage("Found it."));
+  const result = await createAgent({ model, tools: [task], middleware: [parentMiddleware], checkpointer: new MemorySaver() }).invoke(
+    { messages: [new HumanMessage("Why does CI fail?")] },
+    { configurable: { thread_id: "T4" } },
+  );
+  assert.equal(textOf(result.messages.at(-1)), "Found it.");
+  const capsule = model.calls[1].messages.find((m) => ToolMessage.isInstance(m) && m.tool_call_id === "k1");
+  assert.match(textOf(capsule), /^Sub-agent capsule \(done\)/);
+});

@@ -94,6 +94,37 @@ for (const { major, ai, Mock, createPlanloop } of majors) {
   });
 }
 
+for (const { major, ai, Mock, createPlanloop } of majors) {
+  test(`${major}: with the parent's delegation on for the sub-agent tool, its capsule completes the parent's item`, async () => {
+    const research = ai.tool({
+      description: "Research a question with a sub-agent",
+      inputSchema: ai.jsonSchema({ type: "object", properties: { goal: { type: "string" }, todoId: { type: "string" } }, required: ["goal"] }),
+      execute: async ({ goal }) => {
+        const child = createPlanloop({ config: { tools: { read: ["search"] } }, now: () => 1_000 });
+        const search = ai.tool({ description: "Search the build logs", inputSchema: ai.jsonSchema({ type: "object", properties: { q: { type: "string" } } }), execute: async () => "build.log:12: missing semicolon" });
+        const childModel = scripted(Mock, [{ calls: [["s1", "search", { q: "error" }]] }, { text: "A missing semicolon at build.log line 12." }]);
+        await ai.generateText({ model: ai.wrapLanguageModel({ model: childModel, middleware: child.middleware }), tools: child.tools({ search }), prompt: goal, stopWhen: ai.stepCountIs(5) });
+        return child.handoff();
+      },
+      toModelOutput: ({ output }) => ({ type: "text", value: output.text }),
+    });
+    const parent = createPlanloop({ config: { tools: { read: ["research"] }, delegation: { enabled: true, toolNames: ["research"] }, history: { mode: "full" } }, now: () => 1_000 });
+    const model = scripted(Mock, [
+      { calls: [["w1", "write_todos", todos("in_progress")]] },
+      { calls: [["r1", "research", { goal: "Find why the build fails", todoId: "logs" }]] },
+      { text: "The build fails on a missing semicolon." },
+    ]);
+    const result = await ai.generateText({ model: ai.wrapLanguageModel({ model, middleware: parent.middleware }), tools: parent.tools({ research }), prompt: "Fix the build", stopWhen: ai.stepCountIs(6) });
+    assert.equal(result.text, "The build fails on a missing semicolon.");
+    // The capsule, made from the child's session, completed the item: the parent's stop was final.
+    assert.deepEqual(parent.session.todos().map((t) => t.status), ["completed"]);
+    assert.ok(parent.session.steps().some((s) => s.includes("logs: sub-agent r1: done")), parent.session.steps().join("\n"));
+    const given = model.doGenerateCalls[2].prompt.filter((m) => m.role === "tool").flatMap((m) => m.content).find((p) => p.toolCallId === "r1");
+    assert.match(given.output.value, /^Sub-agent capsule \(done\)/);
+    assert.equal(model.doGenerateCalls.length, 3);
+  });
+}
+
 // The OpenAI Agents SDK: an agent used as a tool (`agent.asTool`, docs "Agents as tools")
 // whose `customOutputExtractor` gives the child's capsule; the child's planloop keeps its
 // state under a context key of its own, as the parent and the child share the run context.

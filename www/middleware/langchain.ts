@@ -18,7 +18,7 @@ import { createMiddleware } from "langchain";
 import { z } from "zod";
 import { type Decision, type ModelResponse, type Proposal, Session, type SessionConfig, type SessionSnapshot } from "planloop";
 
-import { Keeper, type Saved, type UserMessage } from "./turn.js";
+import { Keeper, type Saved, type UserMessage, plannerDefinitions } from "./turn.js";
 
 export interface PlanloopMiddlewareOptions {
   /** The configuration of each thread's session. Its `todoDialects` name the planner
@@ -55,10 +55,7 @@ export function planloopMiddleware(options: PlanloopMiddlewareOptions = {}) {
   const threads = new Map<string, Entry>();
   // planloop's answer to its own tool was written when the model's response was handed
   // to the session (afterModel): in memory, or in the state after a restart.
-  // (A delegate tool is the host's own: `planloopTask`.)
-  const delegates = new Set(options.config?.delegation?.toolNames ?? ["delegate"]);
-  const definitions = new Session(options.config).toolDefinitions().filter((d) => !delegates.has(d.name));
-  const plannerTools = definitions.map((definition) =>
+  const plannerTools = plannerDefinitions(new Session(options.config)).map((definition) =>
     tool(
       async (_args: unknown, config: Runtime & { toolCall?: { id?: string } }) => {
         const id = config.toolCall?.id ?? "";

@@ -14,7 +14,7 @@
 import { type FunctionTool, type Model, type ModelRequest, type ModelResponse as AgentsResponse, type RunContext, type StreamEvent, tool } from "@openai/agents";
 import type { Handoff, HandoffOptions, ModelResponse, Session, SessionSnapshot } from "planloop";
 
-import { Keeper, type PlanloopOptions, type Result, type Saved } from "./turn.js";
+import { Keeper, type PlanloopOptions, type Result, type Saved, plannerDefinitions } from "./turn.js";
 
 /** planloop's options, and where the run context keeps its state. */
 export interface AgentsPlanloopOptions extends PlanloopOptions {
@@ -183,7 +183,7 @@ export function createPlanloop(options: AgentsPlanloopOptions = {}): Planloop {
           },
         };
       });
-      const planner = keeper.session.toolDefinitions().map((definition) =>
+      const planner = plannerDefinitions(keeper.session).map((definition) =>
         tool({
           name: definition.name,
           description: definition.description,

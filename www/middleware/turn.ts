@@ -3,7 +3,7 @@
 // its action id), the tool messages planloop wrote, and whether the next model call goes
 // without tools. Each middleware reads its framework's messages and hands them here; the
 // Session decides. The kept state is plain JSON, so a framework can persist it.
-import { type Decision, type ModelResponse, Session, type SessionConfig, type SessionSnapshot } from "planloop";
+import { type Decision, type ModelResponse, Session, type SessionConfig, type SessionSnapshot, type ToolDefinition } from "planloop";
 
 /** How a middleware makes its session. */
 export interface PlanloopOptions {
@@ -78,6 +78,19 @@ export interface Verdict {
   decision: Decision;
   nudge: string | null;
   ending: string | null;
+}
+
+/** The session each capsule a sub-agent's planloop handed back was made from, for its
+ * parent's planloop in the same process (the AI SDK's sub-agent tool returns the capsule
+ * object; its parent's `tools()` sees it): the parent makes the delegate call's result
+ * from that session, never from the capsule's words. */
+export const handedOff = new WeakMap<object, SessionSnapshot>();
+
+/** The tools planloop answers itself, for a framework to offer the model beside yours:
+ * a delegate tool is yours (a sub-agent tool), not planloop's. */
+export function plannerDefinitions(session: Session): ToolDefinition[] {
+  const delegates = new Set(session.snapshot().config.delegation?.toolNames);
+  return session.toolDefinitions().filter((definition) => !delegates.has(definition.name));
 }
 
 /** A decision that ends the session's turn. */
@@ -161,7 +174,7 @@ export class Keeper {
       const actionId = this.kept.awaited[result.id]!;
       if (actionId !== null && result.denied === true) {
         this.reject(result.id, result.output.length > 0 ? result.output : undefined);
-      } else if (result.child !== undefined) {
+      } else if (result.child !== undefined && this.session.delegations().some((d) => d.callId === result.id)) {
         this.delegated(result.id, result.child);
       } else {
         this.approve(result.id);
