@@ -409,3 +409,147 @@ test("audit takes the user's goal from Claude Code logs, not text a hook injecte
     assert.match(report.refusedStops[0].message, /Your goal:\nMigrate the service\n/, report.file);
   }
 });
+
+const sidechains = new URL("../fixtures/sidechains/", import.meta.url).pathname;
+
+/** Each sub-agent's report in `children`, as `[call description or null, agent type, file name + label]`. */
+const placed = (children) => children.map((c) => [c.call?.description ?? null, c.agentType, `${c.file.split("/").pop()}${c.label}`]);
+
+test("audit reads Claude Code 1.0's sub-agents in the parent's file, each under the Task call that started it", () => {
+  const { code, stdout, stderr } = planloop(["audit", "--json", join(sidechains, "claude-code-1.0")]);
+  assert.equal(code, 0, stderr);
+  const [report] = JSON.parse(stdout);
+  assert.deepEqual([report.turns, report.todos, report.last], [5, { done: 2, total: 2 }, "finalize"], "the sidechain lines are not the parent's");
+  const name = "0b6e3f2a-8c1d-4e5f-9a7b-2c3d4e5f6a7b.jsonl";
+  // Finished tests first, then the survey: shown in call order. The same prompt twice: neither is linked.
+  assert.deepEqual(placed(report.children), [
+    ["Survey the modules", "Explore", `${name}:10`],
+    ["Run the tests", "general-purpose", `${name}:6`],
+    [null, "", `${name}:22`],
+    [null, "", `${name}:24`],
+  ]);
+  const [survey, tests] = report.children;
+  assert.deepEqual(survey.call, { id: "toolu_02", turn: 2, tool: "Task", description: "Survey the modules" });
+  assert.deepEqual(survey.todoList, [
+    { content: "Read the modules", status: "completed" },
+    { content: "Write the summary", status: "in_progress" },
+  ]);
+  assert.deepEqual([survey.turns, survey.todos, survey.refusedStops.map((s) => s.turn)], [4, { done: 1, total: 2 }, [4]]);
+  assert.match(survey.refusedStops[0].message, /Your goal:\nList the modules of the billing service/);
+  assert.deepEqual([tests.turns, tests.todoList, tests.last], [2, [], "finalize"]);
+  assert.ok(report.children.every((c) => c.children === undefined));
+
+  const text = planloop(["audit", join(sidechains, "claude-code-1.0")]).stdout;
+  assert.match(text, new RegExp(`\\n${name}: 4 sub-agents\\n  turn 2, Task "Survey the modules" \\(Explore\\): ${name}:10\\n    model [^\\n]*, turns 4, todos 1/2, stops refused at 4, [^\\n]*last continue\\n    \\[x\\] Read the modules\\n    \\[-\\] Write the summary\\n`));
+  assert.match(text, /\n    turn 4: planloop would have sent\n      <plan-continuation>\n/);
+  assert.match(text, new RegExp(`\\n  not linked to a call: ${name}:24\\n`));
+});
+
+test("audit reads Claude Code 2's sub-agent files with their session, under the Agent or Task call that names them", () => {
+  const { code, stdout, stderr } = planloop(["audit", "--json", join(sidechains, "claude-code-2")]);
+  assert.equal(code, 0, stderr);
+  const reports = JSON.parse(stdout);
+  assert.deepEqual(reports.map((r) => r.file.split("/").pop()), ["7d1c2b9e-5f0a-4c44-9a1e-3b2f6c8d0e11.jsonl"], "the sub-agents' files are not sessions of their own");
+  const [report] = reports;
+  // Linked by the result's toolUseResult.agentId, then by the id in its text; one no call names.
+  assert.deepEqual(placed(report.children), [
+    ["Find logger calls", "Explore", "agent-a1b2c3d.jsonl"],
+    ["Update the config", "general-purpose", "agent-e4f5a6b.jsonl"],
+    [null, "Plan", "agent-9a9a9a9.jsonl"],
+  ]);
+  const [explore, update, orphan] = report.children;
+  assert.deepEqual([explore.call.tool, explore.todos, explore.last], ["Agent", { done: 2, total: 2 }, "finalize"]);
+  assert.deepEqual(update.todoList.map((t) => t.status), ["completed", "in_progress"]);
+  assert.deepEqual(update.refusedStops.map((s) => s.turn), [3]);
+  assert.deepEqual(placed(update.children), [["Restart the service", "general-purpose", "agent-0c0ffee.jsonl"]], "a sub-agent's own sub-agent");
+  assert.deepEqual(orphan.todoList, [{ content: "Draft the plan", status: "pending" }]);
+
+  // Named on its own, a session still finds its sub-agents; a sub-agent's file is read whole.
+  const alone = planloop(["audit", "--json", join(sidechains, "claude-code-2", "7d1c2b9e-5f0a-4c44-9a1e-3b2f6c8d0e11.jsonl")]);
+  assert.equal(JSON.parse(alone.stdout)[0].children.length, 3);
+  const agent = planloop(["audit", "--json", join(sidechains, "claude-code-2", "7d1c2b9e-5f0a-4c44-9a1e-3b2f6c8d0e11", "subagents", "agent-e4f5a6b.jsonl")]);
+  assert.deepEqual(JSON.parse(agent.stdout).map((r) => [r.turns, r.todos]), [[3, { done: 1, total: 2 }]]);
+
+  const text = planloop(["audit", join(sidechains, "claude-code-2")]).stdout;
+  assert.match(text, /\n    1 sub-agent\n      turn 2, Agent "Restart the service" \(general-purpose\): agent-0c0ffee\.jsonl\n        model /);
+  assert.match(text, /\n  not linked to a call \(Plan\): agent-9a9a9a9\.jsonl\n    model [^\n]*\n    \[ \] Draft the plan\n/);
+});
+
+test("the SubagentStop hook reads a sub-agent's own file, every line of which is a sidechain", () => {
+  const agent = join(sidechains, "claude-code-2", "7d1c2b9e-5f0a-4c44-9a1e-3b2f6c8d0e11", "subagents", "agent-e4f5a6b.jsonl");
+  const dir = scratchDir("planloop-hook-");
+  const input = hookIn(dir, readFileSync(agent, "utf8"), "SubagentStop");
+  const { code, stdout } = planloop(["hook", "claude-code"], input);
+  assert.equal(code, 0);
+  assert.match(JSON.parse(stdout).reason, /\[-\] Restart the service/);
+});
+
+test("audit survives hostile sub-agents: garbage sidechains, meta files that are no JSON, endless nesting", () => {
+  const dir = scratchDir("planloop-cli-");
+  const line = (value) => JSON.stringify({ type: "user", isSidechain: false, ...value });
+  const say = (id, content, extra = {}) => line({ type: "assistant", message: { id, role: "assistant", content }, ...extra });
+  const task = (id, input, name = "Task") => ({ type: "tool_use", id, name, input });
+  const huge = `<system-reminder>${"\u0000\u202e<task>".repeat(400_000)}`;
+  const side = (value) => JSON.stringify({ type: "user", isSidechain: true, ...value });
+  const inline = [
+    line({ message: { role: "user", content: "Go" } }),
+    say("m1", [task("t1", { prompt: huge, description: "huge" }), task("t2", "not an object"), task("t3", { prompt: 42, description: {} }, "Agent")]),
+    side({ parentUuid: null, uuid: "r1", message: { role: "user", content: huge } }),
+    side({ parentUuid: "r1", uuid: "__proto__", type: "assistant", message: { id: "s1", role: "assistant", content: [{ type: "text", text: "done" }] } }),
+    side({ parentUuid: null, uuid: "r2", message: { role: "user", content: 42 } }),
+    side({ parentUuid: {}, uuid: "r3", message: { role: "user", content: [{ type: "text", text: {} }] } }),
+    side({ parentUuid: "nowhere", message: null }),
+    side({ parentUuid: null, message: "text" }),
+    '{"isSidechain":true,',
+    line({ message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "ok" }] }, toolUseResult: { agentId: {} } }),
+    line({ message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t3", content: "agentId: " + "x".repeat(100_000) }] }, toolUseResult: "no" }),
+  ];
+  writeFileSync(join(dir, "inline.jsonl"), inline.join("\n") + "\n");
+  // Claude Code 2: a chain of sub-agents each starting the next, and broken files beside them.
+  const depth = 20;
+  const session = [line({ message: { role: "user", content: "Go" } })];
+  const agents = join(dir, "s2", "subagents");
+  mkdirSync(agents, { recursive: true });
+  const spawnNext = (i) => [
+    say(`n${i}`, [task(`c${i}`, { prompt: `level ${i + 1}`, description: `level ${i + 1}` }, "Agent")]),
+    line({ message: { role: "user", content: [{ type: "tool_result", tool_use_id: `c${i}`, content: "ok" }] }, toolUseResult: { agentId: `d${i + 1}` } }),
+  ];
+  session.push(...spawnNext(0));
+  for (let i = 1; i <= depth; i++) {
+    const lines = [side({ agentId: `d${i}`, message: { role: "user", content: `level ${i}` } }), ...(i < depth ? spawnNext(i) : [])];
+    writeFileSync(join(agents, `agent-d${i}.jsonl`), lines.map((l) => l.replace('"isSidechain":false', '"isSidechain":true')).join("\n") + "\n");
+  }
+  writeFileSync(join(dir, "s2.jsonl"), session.join("\n") + "\n");
+  writeFileSync(join(agents, "agent-d1.meta.json"), "{not json");
+  mkdirSync(join(agents, "agent-d2.meta.json"));
+  writeFileSync(join(agents, "agent-d3.meta.json"), JSON.stringify({ agentType: "x".repeat(70_000) }));
+  writeFileSync(join(agents, "agent-empty.jsonl"), "");
+  mkdirSync(join(agents, "agent-folder.jsonl"));
+  symlinkSync(join(dir, "nowhere"), join(agents, "agent-dangling.jsonl"));
+  // A session whose sub-agents' folder is a file.
+  writeFileSync(join(dir, "s3.jsonl"), session[0] + "\n");
+  writeFileSync(join(dir, "s3"), "not a folder");
+
+  const { code, stdout, stderr } = planloop(["audit", "--json", dir]);
+  assert.equal(code, 1, "the files it cannot read are reported");
+  assert.match(stderr, /agent-d1\.meta\.json: not JSON/);
+  assert.match(stderr, /agent-d2\.meta\.json: not a regular file/);
+  assert.match(stderr, /agent-d3\.meta\.json: larger than 64 KB/);
+  assert.equal(stderr.match(/agent-dangling\.jsonl: no such file/g).length, 1, "told once");
+  assert.match(stderr, /inline\.jsonl:9: not JSON/);
+  assert.doesNotMatch(stderr, /RangeError|TypeError|Maximum call stack/);
+  const reports = JSON.parse(stdout);
+  assert.deepEqual(reports.map((r) => r.file.split("/").pop()), ["inline.jsonl", "s2.jsonl", "s3.jsonl"]);
+  const [inlineReport, chain] = reports;
+  // The huge prompt links its sidechain; the others are shown unlinked, a line with no known parent is left out.
+  assert.deepEqual(placed(inlineReport.children), [["huge", "", "inline.jsonl:3"], [null, "", "inline.jsonl:5"], [null, "", "inline.jsonl:8"]]);
+  // Each sub-agent once: nested 8 deep, the rest shown at the top.
+  const depths = [];
+  const walk = (children, level) => children.forEach((c) => (depths.push([c.file.split("/").pop(), level]), walk(c.children ?? [], level + 1)));
+  walk(chain.children, 1);
+  assert.equal(depths.length, depth, "d1…d20 (the empty file holds no session)");
+  assert.equal(new Set(depths.map(([file]) => file)).size, depths.length);
+  assert.equal(Math.max(...depths.map(([, level]) => level)), 8);
+  assert.deepEqual(placed(chain.children).slice(0, 1), [["level 1", "", "agent-d1.jsonl"]]);
+  assert.ok(planloop(["audit", dir]).stdout.includes("s2.jsonl: "), "the text report too");
+});

@@ -5,7 +5,7 @@
 // to a folder already read ends there instead of going round: the walk is linear in the
 // entries it meets, and it keeps its own stack, so no depth of folders runs it out of one.
 import { closeSync, openSync, readdirSync, readSync, statSync, type Dirent, type Stats } from "node:fs";
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 
 /** The most a file may hold (a JavaScript string holds at most about 512 M characters). */
 export const MAX_BYTES = 256 * 1024 * 1024;
@@ -75,6 +75,36 @@ export function sessionFiles(paths: string[], unreadable: (problem: string) => v
     const kept = entries.filter((e) => e.isDirectory() || e.isSymbolicLink() || isSessionFile(e.name)).map((e) => e.name);
     kept.sort();
     for (let i = kept.length - 1; i >= 0; i--) stack.push({ path: join(path, kept[i]!), named: false });
+  }
+  return files;
+}
+
+/**
+ * The sub-agents' files of a Claude Code session: 2.x writes each sub-agent of
+ * `<folder>/<session>.jsonl` to `<folder>/<session>/subagents/agent-<agentId>.jsonl`. Only
+ * regular files, by name; none for a session without that folder. `agent-acompact-*` files
+ * hold the context compaction, which no call started: they are left out. A folder or file
+ * that cannot be looked at is told to `unreadable`.
+ */
+export function agentFiles(session: string, unreadable: (problem: string) => void): string[] {
+  if (!session.endsWith(".jsonl")) return [];
+  const folder = join(dirname(session), basename(session, ".jsonl"), "subagents");
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") unreadable(`${folder}: ${why(error)}`);
+    return [];
+  }
+  const files: string[] = [];
+  for (const name of names.filter((n) => n.startsWith("agent-") && n.endsWith(".jsonl") && !n.startsWith("agent-acompact-")).sort()) {
+    const path = join(folder, name);
+    try {
+      if (statSync(path).isFile()) files.push(path);
+    } catch (error) {
+      unreadable(`${path}: ${why(error)}`);
+    }
   }
   return files;
 }

@@ -26,6 +26,29 @@ export interface AssistantTurn {
 /** A user message, or one model response and the results of its calls. */
 export type Turn = { role: "user"; text: string } | AssistantTurn;
 
+/** A call that started a sub-agent (Claude Code's `Task`, named `Agent` in later versions). */
+export interface Spawn {
+  id: string;
+  /** The assistant turn (from 1) that made it. */
+  turn: number;
+  tool: string;
+  description: string;
+  /** The kind of agent asked for (`subagent_type`). */
+  agentType: string;
+  prompt: string;
+  /** The sub-agent's id, as its result names it (Claude Code 2.x), or "". */
+  agentId: string;
+}
+
+/** A sub-agent's session, before it is placed under the call that started it. */
+export interface Sidechain {
+  transcript: Transcript;
+  /** The id its file is named by (Claude Code 2.x), or "" (written into the parent's file). */
+  agentId: string;
+  /** The kind of agent, as its own files name it, or "". */
+  agentType: string;
+}
+
 /** One session of one agent. */
 export interface Transcript {
   file: string;
@@ -34,6 +57,10 @@ export interface Transcript {
   agent: string;
   model: string;
   turns: Turn[];
+  /** The sub-agent calls it made, in order. */
+  spawns?: Spawn[];
+  /** Sub-agent sessions written into the same file. */
+  sidechains?: Sidechain[];
 }
 
 /** The calls of one response the replay takes (a response with more is cut there). */

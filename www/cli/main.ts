@@ -4,18 +4,22 @@
 //                                                  recorded sessions (files or folders)
 //   planloop hook claude-code                      a Claude Code Stop / SubagentStop hook
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 
-import type { ToolPolicy } from "planloop";
+import type { Todo, TodoStatus, ToolPolicy } from "planloop";
 
-import { readText, sessionFiles, why } from "./files.js";
+import { agentFiles, readText, sessionFiles, why } from "./files.js";
 import { hook, type Outcome } from "./hook.js";
-import { replay, type Report } from "./replay.js";
+import type { Transcript } from "./log.js";
+import { replay, type ChildReport, type Report } from "./replay.js";
+import { adopt, agentSession, type Child } from "./subagents.js";
 import { readTranscripts } from "./transcripts.js";
 
 const USAGE = `usage:
   planloop audit [--json] [--policy FILE] PATH...
       Replays session logs (Claude Code, Codex CLI, Cline, Factory Droid and Cursor logs,
       planloop traces) and prints what planloop would have decided. PATH may be a folder.
+      Claude Code's sub-agents are shown under the calls that started them.
       A path, line or session it cannot read is reported on stderr and the rest is read;
       the exit code is then 1. On a terminal, stderr shows which file is being read.
   planloop hook claude-code [--max-continuations N]
@@ -62,7 +66,13 @@ function audit(args: string[], progress: Io["progress"]): Outcome {
   if (paths.length === 0) return { stdout: "", stderr: `${USAGE}\n`, code: 2 };
   // Whatever cannot be read is told, and the rest is read.
   const problems: string[] = [];
-  const all = sessionFiles(paths, (problem) => problems.push(problem));
+  const found = sessionFiles(paths, (problem) => problems.push(problem));
+  // A session's sub-agents in files of their own are read with it, not on their own. (A
+  // file the walk met and could not read is told once.)
+  const told = new Set(problems);
+  const agents = new Map(found.map((file) => [file, agentFiles(file, (problem) => told.has(problem) || problems.push(problem))]));
+  const within = new Set([...agents.values()].flat().map((file) => resolve(file)));
+  const all = found.filter((file) => !within.has(resolve(file)));
   const reports: Report[] = [];
   all.forEach((file, i) => {
     progress?.(i + 1, all.length, file);
@@ -75,12 +85,17 @@ function audit(args: string[], progress: Io["progress"]): Outcome {
     }
     const reading = readTranscripts(file, content);
     problems.push(...reading.problems);
-    for (const transcript of reading.transcripts) {
+    const apart = agents.get(file)!.flatMap((agent) => agentSession(agent, problems) ?? []);
+    const [first] = reading.transcripts;
+    // (A parent that cannot be read leaves its sub-agents as sessions of their own.)
+    const sessions = first ? reading.transcripts : apart.map((sidechain) => sidechain.transcript);
+    for (const transcript of sessions) {
+      const children = adopt(transcript, [...(transcript.sidechains ?? []), ...(transcript === first ? apart : [])]);
       // One session planloop cannot replay (a call it refuses) is reported, not fatal.
       try {
-        reports.push(replay(transcript, { tools }).report);
+        reports.push(audited(transcript, children, tools, problems).report);
       } catch (error) {
-        problems.push(`${file}${transcript.label}: ${(error as Error).message}`);
+        problems.push(`${transcript.file}${transcript.label}: ${(error as Error).message}`);
       }
     }
   });
@@ -88,10 +103,61 @@ function audit(args: string[], progress: Io["progress"]): Outcome {
   return { stdout: json ? `${JSON.stringify(reports, null, 2)}\n` : table(reports), stderr, code: problems.length > 0 ? 1 : 0 };
 }
 
-/** The reports as a table, then each refused stop. */
+/** `transcript`'s report and final list, with its sub-agents' reports under it (a
+ *  sub-agent planloop cannot replay is reported in `problems` and left out). */
+function audited(transcript: Transcript, children: Child[], tools: ToolPolicy | undefined, problems: string[]): { report: Report; todos: Todo[] } {
+  const { report, session } = replay(transcript, { tools });
+  const todos = session.todos();
+  const reports: ChildReport[] = [];
+  for (const child of children) {
+    try {
+      const { report: found, todos } = audited(child.transcript, child.children, tools, problems);
+      const { spawn } = child;
+      reports.push({
+        call: spawn ? { id: spawn.id, turn: spawn.turn, tool: spawn.tool, description: spawn.description } : null,
+        agentType: child.agentType,
+        todoList: todos.map(({ content, status }) => ({ content, status })),
+        ...found,
+      });
+    } catch (error) {
+      problems.push(`${child.transcript.file}${child.transcript.label}: ${(error as Error).message}`);
+    }
+  }
+  if (reports.length > 0) report.children = reports;
+  return { report, todos };
+}
+
+/** A session's name in the text report: its file's, and where in the file. */
+const named = (r: Report) => `${r.file.split("/").pop()}${r.label}`;
+
+/** A todo's status as the continuation message shows it. */
+const MARKS: Record<TodoStatus, string> = { completed: "[x]", in_progress: "[-]", pending: "[ ]" };
+
+/** Each refused stop, then each sub-agent under the call that started it. */
+function findings(r: Report, indent: string): string {
+  let out = "";
+  for (const stop of r.refusedStops) {
+    const where = indent === "" ? `${named(r)}, turn ${stop.turn}` : `${indent}turn ${stop.turn}`;
+    out += `\n${where}: planloop would have sent\n${stop.message.replace(/^/gm, `${indent}  `)}\n`;
+  }
+  if (r.children) out += `\n${indent === "" ? `${named(r)}: ` : indent}${r.children.length} sub-agent${r.children.length === 1 ? "" : "s"}\n`;
+  for (const child of r.children ?? []) {
+    const kind = child.agentType === "" ? "" : ` (${child.agentType})`;
+    // (The description is the model's text: quoted, so it stays on its line.)
+    const call = child.call ? `turn ${child.call.turn}, ${child.call.tool} ${JSON.stringify(child.call.description)}` : "not linked to a call";
+    const stops = child.refusedStops.map((s) => s.turn).join(",") || "-";
+    out += `${indent}  ${call}${kind}: ${named(child)}\n`;
+    out += `${indent}    model ${child.model || "?"}, turns ${child.turns}, todos ${child.todos.done}/${child.todos.total}, stops refused at ${stops}, overuse ${child.overuseRefusals}, stuck ${child.stuckWarnings}, held ${child.held.length}, last ${child.last}\n`;
+    for (const todo of child.todoList) out += `${indent}    ${MARKS[todo.status]} ${todo.content}\n`;
+    out += findings(child, `${indent}    `);
+  }
+  return out;
+}
+
+/** The reports as a table, then each refused stop and sub-agent. */
 function table(reports: Report[]): string {
   const rows = reports.map((r) => [
-    `${r.file.split("/").pop()}${r.label}`,
+    named(r),
     r.agent,
     r.model || "?",
     String(r.turns),
@@ -105,13 +171,7 @@ function table(reports: Report[]): string {
   const head = ["session", "agent", "model", "turns", "todos", "stops refused at", "overuse", "stuck", "held", "last"];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd();
-  let out = [line(head), ...rows.map(line)].join("\n") + "\n";
-  for (const r of reports) {
-    for (const stop of r.refusedStops) {
-      out += `\n${r.file.split("/").pop()}${r.label}, turn ${stop.turn}: planloop would have sent\n${stop.message.replace(/^/gm, "  ")}\n`;
-    }
-  }
-  return out;
+  return [line(head), ...rows.map(line)].join("\n") + "\n" + reports.map((r) => findings(r, "")).join("");
 }
 
 if (require.main === module) {

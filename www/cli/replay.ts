@@ -4,7 +4,7 @@
 // the agent back instead of letting it stop, planner-overuse refusals, stuck warnings,
 // and the calls a tool policy would have held for approval.
 import { Session } from "planloop";
-import type { Decision, Event, SessionConfig, ToolPolicy } from "planloop";
+import type { Decision, Event, SessionConfig, Todo, ToolPolicy } from "planloop";
 
 import { MAX_CALLS, type Call, type Transcript } from "./log.js";
 
@@ -59,7 +59,17 @@ export interface Report {
   unanswered: number;
   /** The last decision, and whether the recording stopped before its results. */
   last: string;
+  /** The sub-agents it started, when it started any (Claude Code's). */
+  children?: ChildReport[];
 }
+
+/** What planloop would have decided over a sub-agent's session, under the call that
+ *  started it (`null`: linked to none), with the todo list it ended with. */
+export type ChildReport = {
+  call: { id: string; turn: number; tool: string; description: string } | null;
+  agentType: string;
+  todoList: Pick<Todo, "content" | "status">[];
+} & Report;
 
 export interface ReplayOptions {
   /** The tool policy whose approvals to report (by default, every tool reads). */
