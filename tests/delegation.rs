@@ -125,6 +125,7 @@ fn a_child_done_completes_the_parent_item_and_the_parent_may_then_finish() {
     let used_before = d.session.progress().iterations;
     let outcome = finish(&mut d, "d1");
     assert_eq!(outcome.capsule.status, HandoffStatus::Done);
+    assert_eq!(outcome.capsule.goal, "Fix the parser's number reading");
     assert!(outcome.complete);
     assert_eq!(outcome.messages[0].tool_call_id, "d1");
     assert!(outcome.messages[0].content.starts_with("Sub-agent capsule (done)"), "{}", outcome.messages[0].content);
@@ -370,4 +371,27 @@ fn a_new_turn_drops_the_children_of_the_last() {
     d.session.begin_turn(input).unwrap();
     assert!(d.session.child("d1").is_err());
     assert!(d.session.delegations().is_empty());
+}
+
+#[test]
+fn a_proposal_approved_after_a_delegation_of_its_response_finished_still_runs() {
+    // One response: a write that waits for the user, and a delegation. The child's model
+    // calls count against the turn, and the write, approved after the child is done, runs.
+    let mut d = Drive::new(delegating(gated()));
+    d.begin("Clean up");
+    let decision = d.respond("", vec![call("w1", "write_file", "{}"), delegate("d1", "look around", None)]);
+    let Decision::AwaitApproval { delegations, .. } = decision else { panic!("{decision:?}") };
+    assert_eq!(delegations.len(), 1);
+    let now = d.tick(1.0);
+    d.session.begin_delegation("d1", now).unwrap();
+    respond(d.session.child("d1").unwrap(), "", vec![call("r1", "read", "{}")], now);
+    d.session.child("d1").unwrap().handle_tool_results(vec![ok("r1", "found")], now).unwrap();
+    respond(d.session.child("d1").unwrap(), "Found it.", vec![], now);
+    let used_before = d.session.progress().iterations;
+    finish(&mut d, "d1");
+    assert_eq!(d.session.progress().iterations, used_before + 2);
+    let outcome =
+        d.session.approve("act-1-1", ApproveOptions { scope: Scope::Once, edited_args: None }, d.now).unwrap();
+    let Some(Decision::RunTools { calls, .. }) = outcome.resumed else { panic!() };
+    assert_eq!(calls.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(), ["w1"]);
 }

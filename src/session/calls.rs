@@ -269,7 +269,8 @@ impl Session {
             calls.push(ToolCall { id: call.id, name: call.name, args });
         }
         if !proposals.is_empty() {
-            let (steps_used, steps_remaining) = (iteration, self.steps_remaining());
+            let (steps_used, steps_remaining) =
+                (self.turn.as_ref().map_or(0, super::Turn::used), self.steps_remaining());
             let pending_count = proposals.len() as u32;
             self.turn_mut()?.paused_at = Some(now);
             self.emit(
@@ -317,7 +318,7 @@ impl Session {
         };
         self.pending_review = Some(review.clone());
         self.emit(EventKind::PlanReviewRequested {}, now);
-        let (steps_used, steps_remaining) = (self.turn.as_ref().map_or(0, |t| t.iterations), self.steps_remaining());
+        let (steps_used, steps_remaining) = (self.turn.as_ref().map_or(0, super::Turn::used), self.steps_remaining());
         self.emit(
             EventKind::TurnPaused { reason: PauseReason::PlanReview, pending_count: 0, steps_used, steps_remaining },
             now,

@@ -116,6 +116,11 @@ impl Session {
             chat_id: turn.and_then(|t| t.chat_id.clone()),
             review: None,
         })?;
+        // What was asked is the goal; the brief is how the model is told it. (The goal is
+        // what reminders restate and the capsule names.)
+        if let Some(turn) = child.turn.as_mut() {
+            turn.message = delegation.goal.clone();
+        }
         self.children.push(Child { call_id: call_id.to_owned(), session: child });
         let kind = EventKind::DelegationStarted {
             call_id: call_id.to_owned(),
@@ -188,14 +193,14 @@ impl Session {
             HandoffOptions { max_chars: options.max_chars.min(self.config.delegation.capsule_chars), ..options };
         let capsule = child.handoff(options, now);
         let (used, waited) = match &child.turn {
-            Some(t) => (t.iterations, t.waited_ms + t.paused_at.map_or(0.0, |at| span(at, now))),
+            Some(t) => (t.used(), t.waited_ms + t.paused_at.map_or(0.0, |at| span(at, now))),
             None => (0, 0.0),
         };
         let max_iterations = self.config.max_iterations;
         let turn = self.turn_mut()?;
         // The child's calls were the turn's, and its waits for the user were not the
         // agent's time.
-        turn.iterations = turn.iterations.saturating_add(used).min(max_iterations);
+        turn.delegated = turn.delegated.saturating_add(used).min(max_iterations);
         turn.waited_ms = (turn.waited_ms + waited).min(f64::MAX);
         let iteration = turn.iterations;
         // The child's steps, under the delegate call's, before its capsule comes in.

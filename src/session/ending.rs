@@ -115,7 +115,7 @@ impl Session {
                 turn.pending.clear();
                 // A closed turn's delegations can no longer be answered.
                 self.children.clear();
-                turn.iterations
+                turn.used()
             }
             None => 0,
         }
@@ -134,7 +134,7 @@ impl Session {
         let language: Language = self.config.language;
         let max = self.config.max_iterations;
         let (used, timed_out, stuck_out) = match &self.turn {
-            Some(turn) => (turn.iterations, turn.elapsed(now) >= f64::from(self.config.timeout_ms), turn.stuck_out),
+            Some(turn) => (turn.used(), turn.elapsed(now) >= f64::from(self.config.timeout_ms), turn.stuck_out),
             None => (0, false, false),
         };
         let iteration = used.saturating_add(1);

@@ -192,6 +192,7 @@ impl Session {
             chat_id: input.chat_id,
             receipts: Vec::new(),
             ending: None,
+            delegated: 0,
         });
         self.stuck.reset();
         self.emit(EventKind::TurnStarted {}, now);
@@ -214,9 +215,9 @@ impl Session {
         check_argument_limits(&response.tool_calls, self.decimals)?;
         let turn = self.turn_mut()?;
         turn.iterations = turn.iterations.saturating_add(1);
-        let (iteration, stuck_out) = (turn.iterations, turn.stuck_out);
+        let (iteration, stuck_out, used) = (turn.iterations, turn.stuck_out, turn.used());
         let timed_out = turn.elapsed(now) >= f64::from(self.config.timeout_ms);
-        let withheld = iteration >= self.config.max_iterations;
+        let withheld = used >= self.config.max_iterations;
 
         let text = response.text.unwrap_or_default();
         // planloop's own nudges, echoed back, are not the model's words: never its answer
@@ -436,7 +437,7 @@ impl Session {
     }
 
     fn steps_remaining(&self) -> u32 {
-        let used = self.turn.as_ref().map_or(0, |t| t.iterations);
+        let used = self.turn.as_ref().map_or(0, Turn::used);
         self.config.max_iterations.saturating_sub(used)
     }
 

@@ -51,7 +51,7 @@ impl Session {
     /// How far the work has come: the model's own report when the continuation protocol
     /// gave one, else the todo list, else the plan's recorded steps.
     pub fn progress(&self) -> Progress {
-        let iterations = self.turn.as_ref().map_or(0, |t| t.iterations);
+        let iterations = self.turn.as_ref().map_or(0, super::Turn::used);
         let todos = self.planner.todos();
         let base = Progress {
             source: ProgressSource::None,

@@ -86,6 +86,14 @@ pub struct Turn {
     /// How the turn ended, once it has. (Absent from 1.0 and 1.1 snapshots.)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) ending: Option<Ending>,
+    /// Model calls its sub-agents made: the turn's budget too, but not its responses
+    /// (a response's proposals are told by its iteration). (Absent before 1.3.)
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub(crate) delegated: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// The most receipts a turn keeps.
@@ -150,9 +158,16 @@ struct_from_value!(Turn, "camelCase" {
     chat_id,
     receipts = Default::default(),
     ending,
+    delegated = Default::default(),
 });
 
 impl Turn {
+    /// The model calls the turn has used of its budget: its own responses and its
+    /// sub-agents'.
+    pub(crate) fn used(&self) -> u32 {
+        self.iterations.saturating_add(self.delegated)
+    }
+
     /// The agent's time in this turn: since it started, less the time spent waiting for
     /// approvals.
     pub(crate) fn elapsed(&self, now: f64) -> f64 {

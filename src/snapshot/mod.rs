@@ -381,7 +381,7 @@ impl Session {
         if turn.number == 0 || turn.number > self.turns {
             return Some("its number is out of range");
         }
-        if turn.iterations > self.config.max_iterations {
+        if turn.used() > self.config.max_iterations {
             return Some("it used more iterations than maxIterations allows");
         }
         if repeats(turn.pending.iter().map(|p| p.id.as_str())) {

@@ -1220,6 +1220,11 @@ export type SnapshotTurn = {
     receipts?: Receipt[];
     /** How the turn ended, once it has. (Absent from 1.0 and 1.1 snapshots.) */
     ending?: Ending | null;
+    /**
+     * Model calls its sub-agents made: the turn's budget too, but not its responses
+     * (a response's proposals are told by its iteration). (Absent before 1.3.)
+     */
+    delegated?: number;
 };
 
 /** Where the decision came from. */
