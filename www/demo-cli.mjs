@@ -1,11 +1,14 @@
 // make demo: scripted agent turns driven through planloop: the planner primitives (part 1),
-// a Session that will not stop before its plan is done (part 2), and a turn that pauses
-// for the user's approval of write actions (part 3). The "model" is a script; every
-// decision printed below is planloop's.
+// a Session that will not stop before its plan is done (part 2), a turn that pauses
+// for the user's approval of write actions (part 3), a plan saved at the iteration limit
+// and continued (part 4), and a sub-agent taking one item of a plan (part 5). The "model"
+// is a script; every decision printed below is planloop's.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+
+import { ChainRunner } from "../target/www/runner/chain.js";
 
 const require = createRequire(import.meta.url);
 const { PlannerState, ReasoningLog, Session, contextCapsule, extractReflection, toolDefinitions } = require("../pkg/planloop.cjs");
@@ -290,3 +293,55 @@ const finished = drive(secondRun, { text: "Revenue dipped 1% in 2022 and rose 9.
 print(`   planloop finalizes (${finished.exitReason}): "${finished.answer}"`);
 const finalPlan = secondRun.stepPlan();
 print(`\nplan ${finalPlan.id}: ${finalPlan.status}, ${finalPlan.steps.filter((s) => s.status === "completed").length}/${finalPlan.steps.length} steps, ${finalPlan.iteration_count} model calls across both runs`);
+
+// Part 5: a sub-agent. The demo page's sub-agent scenario through the reference chain
+// runner: the model delegates one item of its plan; the sub-agent plans and reads in a
+// session inside the parent's; its capsule answers the delegate call and completes the
+// item, and its steps join the parent's trail under the delegate call.
+print("\n\nplanloop demo, part 5: a sub-agent takes one item of the plan (the demo page's sub-agent scenario)");
+const scenario = JSON.parse(readFileSync(new URL("demo/scenarios/sub-agent.json", import.meta.url), "utf8"));
+const [request] = scenario.messages;
+const lines = (pad, text) => text.split("\n").map((line, i) => (i === 0 ? line : `${pad}     | ${line}`)).join("\n");
+/** Prints the messages of a conversation not printed yet; responses print as they come. */
+const printer = (pad, who) => {
+  let seen = 0;
+  return (messages) => {
+    for (const m of messages.slice(seen)) {
+      if (m.role === "user") print(`${pad}${m.content === request ? "user" : `planloop tells the ${who}`}: ${lines(pad, m.content)}`);
+      if (m.role === "tool") print(`${pad}   ${m.name}${m.isError ? " (error)" : ""}: ${lines(pad, m.content)}`);
+    }
+    seen = messages.length;
+  };
+};
+const parentLines = printer("", "model");
+/** A model replaying `script`; a sub-agent's lines are indented under its delegate call. */
+const replay = (script, agent) => {
+  const [pad, who] = agent ? ["      ", `sub-agent ${agent}`] : ["", "model"];
+  const own = agent ? printer(pad, who) : null;
+  let at = 0;
+  return {
+    async complete(chat) {
+      parentLines(runner.messages);
+      own?.(chat.messages.slice(1));
+      const response = script[at++];
+      const calls = response.toolCalls.map((c) => c.name).join(" + ");
+      print(`\n${pad}${who}: ${response.text ? `"${response.text}"` : "(no text)"}${calls ? ` + ${calls}` : ""}`);
+      return response;
+    },
+  };
+};
+const runner = new ChainRunner({
+  session: new Session(scenario.config),
+  model: replay(scenario.script),
+  subAgentModel: (delegation) => replay(scenario.children[delegation.callId], delegation.callId),
+  tools: Object.entries(scenario.tools).map(([name, output]) => ({ definition: { name, description: name, parameters: { type: "object" } }, run: () => output })),
+  prompt: { base: scenario.prompt },
+  now: () => (now += 500),
+});
+const answered = await runner.send(request);
+parentLines(runner.messages);
+print(`   planloop finalizes (${answered.exitReason}): "${answered.answer}"`);
+print("\nthe trail (the sub-agent's steps under the delegate call):");
+for (const step of runner.session.steps()) print(`   ${step}`);
+print("\nthe todo list:");
+for (const t of runner.session.todos()) print(`   ${mark[t.status]} ${t.id.padEnd(9)} ${t.content}`);

@@ -133,3 +133,40 @@ test("a stop at the iteration limit, a reload, and \"continue\" finish the plan"
   await page.screenshot({ path: `${shots}limit-and-continue.png`, fullPage: true });
   assert.deepEqual(errors, []);
 });
+
+test("a sub-agent: its conversation nests in the transcript, its item completes, its steps nest in the trail", async () => {
+  const { page, errors } = await open();
+  await play(page, "sub-agent");
+  await page.waitForSelector("li.final");
+  const lines = await page.locator("#transcript li").evaluateAll((items) => items.map((li) => ({ agent: li.dataset.agent ?? null, text: li.textContent })));
+  const at = (agent, pattern) => {
+    const i = lines.findIndex((line) => line.agent === agent && pattern.test(line.text));
+    assert.ok(i >= 0, `${pattern} (${agent}) is not in:\n${lines.map((l) => `${l.agent ?? "-"} ${l.text}`).join("\n")}`);
+    return i;
+  };
+  // The sub-agent's lines, under its delegate call, between the call and its capsule.
+  const delegated = at(null, /^model[^]*→ delegate\(\{"goal":"Find out how Sync A/);
+  const briefed = at("d1", /^planloop tells sub-agent d1<delegation>[^]*Task: Find out how Sync A/);
+  const read = at("d1", /^d1 › read_noteSync A: the last write wins/);
+  const said = at("d1", /^sub-agent d1Sync A: the last write wins and the losing version/);
+  const capsule = at(null, /^delegateSub-agent capsule \(done\)/);
+  assert.ok(delegated < briefed && briefed < read && read < said && said < capsule, JSON.stringify({ delegated, briefed, read, said, capsule }));
+  assert.equal(await page.locator("#transcript li[data-agent=d1]").count(), 10);
+  assert.match((await texts(page, "li.final"))[0], /^final answerSync A handles conflicts better/);
+  // The parent's checklist: the delegated item was completed by the sub-agent's capsule.
+  assert.deepEqual(await page.locator("#checklist li").evaluateAll((items) => items.map((li) => [li.className, li.textContent])), [
+    ["completed", "List the sync plugins in the vault"],
+    ["completed", "Find out how each plugin resolves edit conflicts"],
+    ["completed", "Write the recommendation note"],
+  ]);
+  await page.selectOption("#trail-mode", "full");
+  const trail = await texts(page, "#trail li");
+  const from = trail.findIndex((line) => line.startsWith('[Act] delegate("Find out how Sync A'));
+  const to = trail.indexOf("[Obs] delegate ok: Sub-agent capsule (done)");
+  assert.ok(from >= 0 && to > from, trail.join("\n"));
+  const nested = trail.slice(from + 1, to).filter((line) => line.includes("d1 › "));
+  assert.ok(['[Act] d1 › read_note("plugins/sync-a.md")', '[Act] d1 › search_issues("conflict")'].every((line) => nested.includes(line)), trail.join("\n"));
+  assert.ok(trail.slice(from + 1, to).includes("[Plan] research: sub-agent d1: done"), trail.join("\n"));
+  await page.screenshot({ path: `${shots}sub-agent.png`, fullPage: true });
+  assert.deepEqual(errors, []);
+});

@@ -4,7 +4,7 @@
 import init, { Session } from "planloop/slim";
 import type { JsonSchema, ModelResponse, Proposal, SessionConfig, SessionSnapshot } from "planloop/slim";
 
-import { ChainRunner, type ChatMessage, type ChatModel, type ChatRequest, type HostTool, type TurnOutcome, type Verdict } from "../runner/chain.js";
+import { ChainRunner, type ChatMessage, type ChatModel, type ChatRequest, type HostTool, type RunnerOptions, type TurnOutcome, type Verdict } from "../runner/chain.js";
 import { type OpenAIOptions, openAIChatModel } from "../runner/openai.js";
 import { LIVE_LABEL, measuredFetch } from "./live.js";
 
@@ -23,6 +23,8 @@ interface Scenario {
   messages: string[];
   /** The model's responses, in order, across the whole scenario. */
   script: ModelResponse[];
+  /** Each sub-agent's responses, in order, by the id of the delegate call that starts it. */
+  children?: Record<string, ModelResponse[]>;
 }
 
 /** One line of the transcript, as shown and as saved across a reload. */
@@ -30,6 +32,8 @@ interface Entry {
   kind: "user" | "assistant" | "tool" | "nudge" | "final" | "stop";
   label: string;
   text: string;
+  /** The delegate call whose sub-agent this line is from. */
+  agent?: string;
 }
 
 /** What survives a reload besides the session. */
@@ -44,7 +48,7 @@ interface Run {
   typed: string;
 }
 
-const SCENARIOS = ["early-stop", "approvals", "plan-review", "limit-and-continue"];
+const SCENARIOS = ["early-stop", "approvals", "plan-review", "limit-and-continue", "sub-agent"];
 const ENDPOINT = "endpoint";
 /** The scenario a tiny local model plays (`make demo-live` opens the page with `?live`). */
 const LIVE = "live";
@@ -63,9 +67,10 @@ let scenarios = new Map<string, Scenario>();
 let runner: ChainRunner | null = null;
 let run: Run | null = null;
 
-function entry(kind: Entry["kind"], label: string, text: string): void {
-  run?.entries.push({ kind, label, text });
-  show({ kind, label, text });
+function entry(kind: Entry["kind"], label: string, text: string, agent?: string): void {
+  const e: Entry = { kind, label, text, agent };
+  run?.entries.push(e);
+  show(e);
   save();
 }
 
@@ -73,6 +78,7 @@ function show(e: Entry): void {
   const li = document.createElement("li");
   li.className = e.kind;
   li.dataset.kind = e.kind;
+  if (e.agent !== undefined) li.dataset.agent = e.agent;
   const label = document.createElement("span");
   label.className = "label";
   label.textContent = e.label;
@@ -89,21 +95,24 @@ function renderMessages(): void {
   save();
 }
 
-function renderMessage(message: ChatMessage): void {
+/** Shows one message: the user's conversation's, or with `agent` a sub-agent's (every user
+ * message of a sub-agent is planloop's). */
+function renderMessage(message: ChatMessage, agent?: string): void {
   switch (message.role) {
     case "user":
-      if (run && message.content !== run.typed) {
-        entry("nudge", "planloop tells the model", message.content);
-      }
+      if (agent !== undefined) entry("nudge", `planloop tells sub-agent ${agent}`, message.content, agent);
+      else if (run && message.content !== run.typed) entry("nudge", "planloop tells the model", message.content);
       break;
     case "assistant": {
-      const calls = message.toolCalls.map((c) => `→ ${c.name}(${JSON.stringify(c.args)})`).join("\n");
-      entry("assistant", "model", [message.content, calls].filter(Boolean).join("\n"));
+      const calls = message.toolCalls.map((c) => `→ ${c.name}(${typeof c.args === "string" ? c.args : JSON.stringify(c.args)})`).join("\n");
+      entry("assistant", agent === undefined ? "model" : `sub-agent ${agent}`, [message.content, calls].filter(Boolean).join("\n"), agent);
       break;
     }
-    case "tool":
-      entry("tool", message.isError ? `${message.name} (error)` : message.name, message.content.length > 280 ? `${message.content.slice(0, 280)}…` : message.content);
+    case "tool": {
+      const label = `${agent === undefined ? "" : `${agent} › `}${message.name}${message.isError ? " (error)" : ""}`;
+      entry("tool", label, message.content.length > 280 ? `${message.content.slice(0, 280)}…` : message.content, agent);
       break;
+    }
     default:
       break;
   }
@@ -139,16 +148,12 @@ function renderPanels(): void {
   $("trail").replaceChildren(...shown.map((line) => Object.assign(document.createElement("li"), { textContent: line })));
 }
 
-/** A model that replays the scenario's script, one response per call. */
-function scriptedModel(scenario: Scenario): ChatModel {
+/** A model that replays a script: `next` gives each response in turn. */
+function scriptedModel(next: () => ModelResponse | undefined): ChatModel {
   return {
     async complete(_request: ChatRequest): Promise<ModelResponse> {
-      renderMessages();
-      renderPanels();
       await new Promise((resolve) => setTimeout(resolve, delay));
-      const response = scenario.script[run?.cursor ?? 0] ?? { text: "(The scripted scenario has no more replies.)", toolCalls: [] };
-      if (run) run.cursor += 1;
-      return response;
+      return next() ?? { text: "(The scripted scenario has no more replies.)", toolCalls: [] };
     },
   };
 }
@@ -159,12 +164,42 @@ function remoteModel(id: string): ChatModel {
   const options: OpenAIOptions = id === LIVE
     ? { baseUrl: `${location.origin}/v1`, model: "local", fetch: measuredFetch((line) => { $("live-stats").textContent = line; }) }
     : { baseUrl: value("base-url") || "https://api.openai.com/v1", model: value("model") || "gpt-4o-mini", apiKey: value("api-key") };
-  const model = openAIChatModel(options);
+  return openAIChatModel(options);
+}
+
+/** `model` as the page shows it: before each call, the conversation so far and the panels.
+ * A sub-agent's conversation is the runner's own, so with `agent` (its delegate call's id)
+ * its messages show from each request, and its responses as they come. */
+function shown(model: ChatModel, agent?: string): ChatModel {
+  let seen = 1; // a sub-agent's system prompt is not shown
   return {
     async complete(request: ChatRequest): Promise<ModelResponse> {
       renderMessages();
       renderPanels();
-      return model.complete(request);
+      if (agent === undefined) return model.complete(request);
+      // Its own responses were shown as they came.
+      for (const m of request.messages.slice(seen)) if (m.role !== "assistant") renderMessage(m, agent);
+      seen = request.messages.length;
+      const response = await model.complete(request);
+      const calls = (response.toolCalls ?? []).map((c) => ({ id: c.id, name: c.name, args: c.args }));
+      renderMessage({ role: "assistant", content: response.text ?? null, toolCalls: calls }, agent);
+      return response;
+    },
+  };
+}
+
+/** The models of a run: the scenario's scripts (a sub-agent's by its delegate call's id), or
+ * your endpoint or the local model for the agent and its sub-agents alike. */
+function models(id: string, scenario: Scenario): Pick<RunnerOptions, "model" | "subAgentModel"> {
+  if (id === ENDPOINT || id === LIVE) {
+    const remote = remoteModel(id);
+    return { model: shown(remote), subAgentModel: (d) => shown(remote, d.callId) };
+  }
+  return {
+    model: shown(scriptedModel(() => scenario.script[run ? run.cursor++ : 0])),
+    subAgentModel: (d) => {
+      let at = 0;
+      return shown(scriptedModel(() => scenario.children?.[d.callId]?.[at++]), d.callId);
     },
   };
 }
@@ -184,7 +219,8 @@ function askApproval(proposal: Proposal): Promise<Verdict> {
     const card = document.createElement("div");
     card.className = "card approval";
     card.dataset.tool = proposal.tool;
-    const title = Object.assign(document.createElement("h3"), { textContent: `Approval needed: ${proposal.tool}` });
+    const agent = proposal.chain?.at(-1)?.callId;
+    const title = Object.assign(document.createElement("h3"), { textContent: `Approval needed: ${proposal.tool}${agent === undefined ? "" : ` (sub-agent ${agent})`}` });
     const why = Object.assign(document.createElement("p"), { textContent: proposal.justification });
     const args = Object.assign(document.createElement("textarea"), { value: JSON.stringify(proposal.args, null, 2), readOnly: true });
     args.setAttribute("aria-label", "arguments");
@@ -280,10 +316,10 @@ function save(): void {
   if (run) localStorage.setItem(RUN_KEY, JSON.stringify(run));
 }
 
-function makeRunner(scenario: Scenario, session: Session, model: ChatModel): ChainRunner {
+function makeRunner(scenario: Scenario, session: Session, id: string): ChainRunner {
   return new ChainRunner({
     session,
-    model,
+    ...models(id, scenario),
     tools: hostTools(scenario),
     prompt: { base: scenario.prompt },
     approve: askApproval,
@@ -309,8 +345,7 @@ async function start(): Promise<void> {
   localStorage.removeItem(SESSION_KEY);
   clear();
   run = { scenario: scenario.id, cursor: 0, turn: 0, entries: [], rendered: 0, typed: "" };
-  const model = id === ENDPOINT || id === LIVE ? remoteModel(id) : scriptedModel(scenario);
-  runner = makeRunner(scenario, new Session(scenario.config), model);
+  runner = makeRunner(scenario, new Session(scenario.config), id);
   if (id === ENDPOINT) {
     offerNext();
     return;
@@ -326,7 +361,7 @@ async function resume(): Promise<boolean> {
   const scenario = scenarios.get(run.scenario);
   if (!scenario) return false;
   scenarioSelect.value = scenario.id;
-  runner = makeRunner(scenario, new Session(scenario.config), scenario.id === LIVE ? remoteModel(LIVE) : scriptedModel(scenario));
+  runner = makeRunner(scenario, new Session(scenario.config), scenario.id);
   if (!(await runner.restore((snapshot) => Session.restore(snapshot as SessionSnapshot)))) return false;
   for (const e of run.entries) show(e);
   entry("nudge", "restored", "The session was restored from localStorage after a reload.");

@@ -1,11 +1,14 @@
 // The reference chain runner: a small ReAct loop that drives a planloop Session exactly
 // as its drive contract says. The host brings the model (a ChatModel), its tools, an
-// approval callback, an event sink and a snapshot store; planloop decides every step.
+// approval callback, an event sink and a snapshot store; planloop decides every step. A
+// delegate call runs as a sub-agent, its child session driven through the same loop.
 import type {
   Composed,
   Decision,
+  Delegation,
   Event,
   ModelResponse,
+  NextCall,
   PlanReview,
   PromptParts,
   Proposal,
@@ -56,6 +59,10 @@ export interface RunnerOptions {
   prompt?: PromptParts;
   /** Asked for each proposal; without it, every proposal is rejected. */
   approve?: (proposal: Proposal) => Promise<Verdict> | Verdict;
+  /** The model a sub-agent works with, asked once per delegation (the runner's `model`
+   * unless given): a smaller model, or a scripted one per delegate call. */
+  subAgentModel?: (delegation: Delegation) => ChatModel;
+  /** The events of the session and of its sub-agents, as they come. */
   onEvent?: (event: Event) => void;
   store?: SnapshotStore;
   /** The clock planloop reads (`Date.now` unless given). */
@@ -67,6 +74,18 @@ export type TurnOutcome =
   | { type: "finalize"; answer: string; exitReason: string }
   | { type: "pause" | "fail"; summary: string; exitReason: string }
   | { type: "awaitPlanReview"; message: string; review: PlanReview };
+
+/** A conversation the runner drives: the user's with the session, or a sub-agent's with
+ * the child session of a delegation, kept only while the child works (its capsule is what
+ * the parent's conversation keeps). Both go through one loop. */
+interface Conversation {
+  session: Session;
+  model: ChatModel;
+  messages: ChatMessage[];
+  /** The user's conversation is saved after each step; a sub-agent's is not, since the
+   * parent's stays waiting on the delegate call until the child is done. */
+  saved: boolean;
+}
 
 /** What a runner keeps besides the session: the conversation. */
 interface Saved {
@@ -91,8 +110,7 @@ export class ResponseRefusedError extends Error {
 }
 
 export class ChainRunner {
-  session: Session;
-  messages: ChatMessage[] = [];
+  private readonly main: Conversation;
   private readonly options: RunnerOptions;
   private readonly now: () => number;
   /** The work in progress: each `send` and `restore` starts when the one before it ends. */
@@ -101,8 +119,26 @@ export class ChainRunner {
 
   constructor(options: RunnerOptions) {
     this.options = options;
-    this.session = options.session;
+    this.main = { session: options.session, model: options.model, messages: [], saved: true };
     this.now = options.now ?? Date.now;
+  }
+
+  /** The user's session; it answers the approvals of its sub-agents too. */
+  get session(): Session {
+    return this.main.session;
+  }
+
+  set session(session: Session) {
+    this.main.session = session;
+  }
+
+  /** The user's conversation (a sub-agent's shows in it as its capsule). */
+  get messages(): ChatMessage[] {
+    return this.main.messages;
+  }
+
+  set messages(messages: ChatMessage[]) {
+    this.main.messages = messages;
   }
 
   /** True while a `send` or `restore` is running or waiting its turn (a UI can disable its
@@ -155,43 +191,50 @@ export class ChainRunner {
   private async turn(message: string): Promise<TurnOutcome> {
     const start = this.session.beginTurn({ message, nowMs: this.now() });
     this.messages.push({ role: "user", content: start.message });
-    let toolsWithheld = start.next.toolsWithheld;
+    return this.drive(this.main, start.next.toolsWithheld);
+  }
+
+  /** Calls the conversation's model and follows the session's decisions until the turn
+   * (the user's, or a sub-agent's) is over. */
+  private async drive(c: Conversation, toolsWithheld: boolean): Promise<TurnOutcome> {
     for (;;) {
-      const answer = await this.options.model.complete(this.request(toolsWithheld));
-      const response: ModelResponse = { text: answer.text ?? null, toolCalls: distinctIds(answer.toolCalls ?? [], callIds(this.messages)) };
+      const answer = await c.model.complete(this.request(c, toolsWithheld));
+      const response: ModelResponse = { text: answer.text ?? null, toolCalls: distinctIds(answer.toolCalls ?? [], callIds(c.messages)) };
       let decision: Decision | null;
       try {
-        decision = this.session.handleModelResponse(response, this.now());
+        decision = c.session.handleModelResponse(response, this.now());
       } catch (cause) {
         throw new ResponseRefusedError(response, cause);
       }
       // Only a response the session took joins the conversation.
-      this.messages.push({ role: "assistant", content: response.text ?? null, toolCalls: calls(response) });
-      while (decision?.type === "awaitApproval") decision = await this.settle(decision);
-      const outcome = await this.follow(decision);
+      c.messages.push({ role: "assistant", content: response.text ?? null, toolCalls: calls(response) });
+      while (decision?.type === "awaitApproval") decision = await this.settle(c, decision);
+      const outcome = await this.follow(c, decision);
       // A turn can end with calls of its last response not run (a limit, a model stuck
       // in a loop): each gets a result saying so before the conversation is saved.
-      if (outcome.done) this.messages = mend(this.messages, "Not run: the turn ended before this call ran.");
-      this.flush();
-      await this.save();
+      if (outcome.done) c.messages = mend(c.messages, "Not run: the turn ended before this call ran.");
+      this.flush(c.session);
+      if (c.saved) await this.save();
       if (outcome.done) return outcome.done;
       toolsWithheld = outcome.toolsWithheld;
     }
   }
 
   /** The conversation with the session's system prompt first, and the tools allowed now. */
-  private request(toolsWithheld: boolean): ChatRequest {
-    const prompt: Composed = this.session.systemPrompt(this.options.prompt ?? { base: "" }, this.now());
-    const tools = [...this.session.toolDefinitions(), ...(this.options.tools ?? []).map((t) => t.definition)];
-    return { messages: [{ role: "system", content: prompt.prompt }, ...this.messages], tools: toolsWithheld ? [] : tools };
+  private request(c: Conversation, toolsWithheld: boolean): ChatRequest {
+    const prompt: Composed = c.session.systemPrompt(this.options.prompt ?? { base: "" }, this.now());
+    const tools = [...c.session.toolDefinitions(), ...(this.options.tools ?? []).map((t) => t.definition)];
+    return { messages: [{ role: "system", content: prompt.prompt }, ...c.messages], tools: toolsWithheld ? [] : tools };
   }
 
   /** Runs the read calls, asks about every proposal at once (a UI shows them side by
-   * side), applies each verdict as it comes, and returns how the turn resumes. */
-  private async settle(decision: Extract<Decision, { type: "awaitApproval" }>): Promise<Decision | null> {
-    this.append(decision.replies);
-    await this.run(decision.calls);
-    let resumed: Decision | null = null;
+   * side), applies each verdict as it comes, runs the delegations, and returns how the
+   * turn resumes. Verdicts go to the user's session, which hands a sub-agent's to it; the
+   * decision resumed is then the sub-agent's. */
+  private async settle(c: Conversation, decision: Extract<Decision, { type: "awaitApproval" }>): Promise<Decision | null> {
+    this.append(c, decision.replies);
+    await this.run(c, decision.calls);
+    let resumed = null as Decision | null;
     const decide = async (proposal: Proposal) => {
       const verdict = (await this.options.approve?.(proposal)) ?? { approve: false, message: "No one was asked." };
       const outcome = verdict.approve
@@ -203,18 +246,24 @@ export class ChainRunner {
     const settled = await Promise.allSettled(decision.proposals.map(decide));
     const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
     if (failed) throw failed.reason;
-    return resumed;
+    // The sub-agents run after the verdicts: once a child's model calls count as the
+    // parent's, the session no longer hands out the calls approved for the parent's
+    // earlier response. They spend the turn's budget, so their `next` is the one to go by.
+    const next = await this.delegate(c, decision.delegations);
+    return next && resumed?.type === "runTools" ? { ...resumed, next } : resumed;
   }
 
   /** Does what a decision asks; `done` when the turn is over. */
-  private async follow(decision: Decision | null): Promise<{ done?: TurnOutcome; toolsWithheld: boolean }> {
+  private async follow(c: Conversation, decision: Decision | null): Promise<{ done?: TurnOutcome; toolsWithheld: boolean }> {
     switch (decision?.type) {
-      case "runTools":
-        this.append(decision.replies);
-        await this.run(decision.calls);
-        return { toolsWithheld: decision.next.toolsWithheld };
+      case "runTools": {
+        this.append(c, decision.replies);
+        await this.run(c, decision.calls);
+        const next = (await this.delegate(c, decision.delegations)) ?? decision.next;
+        return { toolsWithheld: next.toolsWithheld };
+      }
       case "continue":
-        this.messages.push({ role: "user", content: decision.message });
+        c.messages.push({ role: "user", content: decision.message });
         return { toolsWithheld: decision.next.toolsWithheld };
       case "finalize":
         return { done: { type: "finalize", answer: decision.answer, exitReason: decision.exitReason }, toolsWithheld: false };
@@ -224,7 +273,7 @@ export class ChainRunner {
         return { done: { type: decision.type, summary, exitReason: decision.exitReason }, toolsWithheld: false };
       }
       case "awaitPlanReview":
-        this.append(decision.replies);
+        this.append(c, decision.replies);
         return { done: { type: "awaitPlanReview", message: decision.message, review: decision.review }, toolsWithheld: false };
       default:
         throw new Error("the turn resumed with no decision");
@@ -232,7 +281,7 @@ export class ChainRunner {
   }
 
   /** Runs host calls and hands their results to the session. */
-  private async run(toolCalls: ToolCall[]): Promise<void> {
+  private async run(c: Conversation, toolCalls: ToolCall[]): Promise<void> {
     if (toolCalls.length === 0) return;
     const registry = new Map((this.options.tools ?? []).map((t) => [t.definition.name, t]));
     const results = [];
@@ -246,15 +295,40 @@ export class ChainRunner {
         results.push({ id: call.id, output: String(error instanceof Error ? error.message : error), isError: true });
       }
     }
-    this.append(this.session.handleToolResults(results, this.now()).messages);
+    this.append(c, c.session.handleToolResults(results, this.now()).messages);
   }
 
-  private append(messages: ToolMessage[]): void {
-    for (const m of messages) this.messages.push({ role: "tool", toolCallId: m.toolCallId, name: m.name, content: m.content, isError: m.isError });
+  /** Runs each delegation as a sub-agent: its child session, driven with the sub-agent
+   * model, the same tools and the same approvals, until its turn is over; its capsule then
+   * answers the delegate call. Returns the last `next` (the children spent the parent's
+   * budget), or null when there was none. */
+  private async delegate(c: Conversation, delegations: Delegation[]): Promise<NextCall | null> {
+    let next: NextCall | null = null;
+    for (const delegation of delegations) {
+      const start = c.session.beginDelegation(delegation.callId, this.now());
+      // The parent's events so far come before the child's.
+      this.flush(c.session);
+      const model = this.options.subAgentModel?.(delegation) ?? this.options.model;
+      const child: Conversation = { session: c.session.child(delegation.callId), model, messages: [{ role: "user", content: start.message }], saved: false };
+      try {
+        await this.drive(child, start.next.toolsWithheld);
+      } finally {
+        // A child's handle holds no state (the child lives in its parent): release it now.
+        child.session.free();
+      }
+      const outcome = c.session.finishDelegation(delegation.callId, undefined, this.now());
+      this.append(c, outcome.messages);
+      next = outcome.next;
+    }
+    return next;
   }
 
-  private flush(): void {
-    for (const event of this.session.drainEvents()) this.options.onEvent?.(event);
+  private append(c: Conversation, messages: ToolMessage[]): void {
+    for (const m of messages) c.messages.push({ role: "tool", toolCallId: m.toolCallId, name: m.name, content: m.content, isError: m.isError });
+  }
+
+  private flush(session: Session): void {
+    for (const event of session.drainEvents()) this.options.onEvent?.(event);
   }
 
   private async save(): Promise<void> {
