@@ -87,8 +87,10 @@ pub struct Turn {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) ending: Option<Ending>,
     /// Model calls its sub-agents made: the turn's budget too, but not its responses
-    /// (a response's proposals are told by its iteration). (Absent before 1.3.)
+    /// (a response's proposals are told by its iteration). Absent when none (and before
+    /// 1.3).
     #[serde(default, skip_serializing_if = "is_zero")]
+    #[schemars(range(min = 1))]
     pub(crate) delegated: u32,
 }
 

@@ -1222,7 +1222,9 @@ export type SnapshotTurn = {
     ending?: Ending | null;
     /**
      * Model calls its sub-agents made: the turn's budget too, but not its responses
-     * (a response's proposals are told by its iteration). (Absent before 1.3.)
+     * (a response's proposals are told by its iteration). Absent when none (and before
+     * 1.3).
+     * At least 1.
      */
     delegated?: number;
 };

@@ -137,7 +137,9 @@ test("a recorded Claude Code session: its Task calls run as children from their 
       }
       const outcome = parent.finishDelegation(delegation.callId, { transcriptRef: side.thread }, (now += 10));
       assert.equal(outcome.capsule.status, "done", outcome.capsule.text);
-      sizes.push([transcript, outcome.messages[0].content.length]);
+      // (The call's message is the capsule, then any reminder planloop adds to a batch.)
+      assert.ok(outcome.messages[0].content.startsWith(outcome.capsule.text));
+      sizes.push([transcript, outcome.capsule.text.length]);
     }
     const hostResults = turn.tool_results.filter((r) => decision.calls.some((c) => c.id === r.tool_call_id));
     if (hostResults.length > 0) parent.handleToolResults(hostResults.map((r) => ({ id: r.tool_call_id, output: String(r.content), isError: false })), (now += 10));

@@ -246,9 +246,8 @@ export class ChainRunner {
     const settled = await Promise.allSettled(decision.proposals.map(decide));
     const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
     if (failed) throw failed.reason;
-    // The sub-agents run after the verdicts: once a child's model calls count as the
-    // parent's, the session no longer hands out the calls approved for the parent's
-    // earlier response. They spend the turn's budget, so their `next` is the one to go by.
+    // The sub-agents run once the user has answered what waits. They spend the turn's
+    // budget, so their `next` is the one to go by.
     const next = await this.delegate(c, decision.delegations);
     return next && resumed?.type === "runTools" ? { ...resumed, next } : resumed;
   }
