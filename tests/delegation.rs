@@ -76,10 +76,10 @@ fn a_delegate_call_is_handed_to_the_host_and_the_tool_offered_only_when_on() {
 }
 
 #[test]
-fn the_task_and_agent_shapes_are_read_as_delegations() {
-    let names = vec!["delegate".to_owned(), "task".to_owned(), "Agent".to_owned()];
+fn the_task_agent_and_as_tool_shapes_are_read_as_delegations() {
+    let names = ["delegate", "task", "Agent", "research"].map(str::to_owned).to_vec();
     let options =
-        DelegationOptions { enabled: true, tool_names: names, max_in_flight: 3, ..DelegationOptions::default() };
+        DelegationOptions { enabled: true, tool_names: names, max_in_flight: 4, ..DelegationOptions::default() };
     let mut d = Drive::new(SessionConfig { delegation: options, ..config() });
     d.begin("x");
     let decision = d.respond(
@@ -88,6 +88,7 @@ fn the_task_and_agent_shapes_are_read_as_delegations() {
             call("k1", "task", r#"{"description":"Research the API","subagent_type":"researcher"}"#),
             call("k2", "Agent", r#"{"description":"Set up","prompt":"Create the project with Vite","subagent_type":"general-purpose","run_in_background":false}"#),
             call("k3", "task", r#"{"subagent_type":"x"}"#),
+            call("k4", "research", r#"{"input":"Find the bug"}"#),
         ],
     );
     let Decision::RunTools { delegations, replies, .. } = decision else { panic!() };
@@ -96,7 +97,8 @@ fn the_task_and_agent_shapes_are_read_as_delegations() {
         read,
         [
             ("Research the API", None, Some("researcher")),
-            ("Create the project with Vite", Some("Set up"), Some("general-purpose"))
+            ("Create the project with Vite", Some("Set up"), Some("general-purpose")),
+            ("Find the bug", None, None),
         ]
     );
     // A call that names no task is refused, for the model to fix.

@@ -40,8 +40,9 @@ pub struct DelegateArgs {
 }
 
 /// Every delegate call's arguments as they are read: planloop's shape, deepagents'
-/// `task` (`description`, `subagent_type`) or Claude Code's `Agent` (`description`,
-/// `prompt`, `subagent_type`). Keys of none of them are left out.
+/// `task` (`description`, `subagent_type`), Claude Code's `Agent` (`description`,
+/// `prompt`, `subagent_type`) or an OpenAI Agents agent used as a tool (`input`). Keys of
+/// none of them are left out.
 #[derive(Debug, Clone, PartialEq, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DelegateCall {
@@ -66,6 +67,9 @@ pub struct DelegateCall {
     #[serde(default, rename = "subagent_type")]
     #[schemars(with = "String", length(max = 64))]
     pub subagent_type: Option<String>,
+    #[serde(default)]
+    #[schemars(with = "String", length(max = GOAL_MAX))]
+    pub input: Option<String>,
 }
 
 struct_from_value!(DelegateCall, "camelCase" {
@@ -76,6 +80,7 @@ struct_from_value!(DelegateCall, "camelCase" {
     description,
     prompt,
     subagent_type as "subagent_type",
+    input,
 });
 
 /// A delegate call the host is to run as a child session (`beginDelegation`), or answer
@@ -157,12 +162,12 @@ impl Session {
             Err(issues) => return Ok(Err(invalid_args(&call.name, issues))),
         };
         // Claude Code's `Agent`: the prompt is the task, the description its title;
-        // deepagents' `task`: the description is the task.
-        let (goal, title) = match (given(args.goal), given(args.prompt), given(args.description)) {
-            (Some(goal), _, title) => (goal, title),
-            (None, Some(prompt), title) => (prompt, title),
-            (None, None, Some(description)) => (description, None),
-            (None, None, None) => return refuse(Refusal::NoGoal),
+        // an agent used as a tool: its input; deepagents' `task`: the description.
+        let asked = given(args.goal).or(given(args.prompt)).or(given(args.input));
+        let (goal, title) = match (asked, given(args.description)) {
+            (Some(goal), title) => (goal, title),
+            (None, Some(description)) => (description, None),
+            (None, None) => return refuse(Refusal::NoGoal),
         };
         let options = &self.config.delegation;
         let depth = self.depth() + 1;

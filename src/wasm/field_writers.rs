@@ -545,7 +545,13 @@ impl WriteFields for PlannerAck {
 }
 
 /// `Decision::RunTools` (`type: "runTools"`, which the reader knows).
-pub fn run_tools(out: &mut Out<'_>, calls: &[ToolCall], delegations: &[Delegation], replies: &[ToolMessage], next: &NextCall) {
+pub fn run_tools(
+    out: &mut Out<'_>,
+    calls: &[ToolCall],
+    delegations: &[Delegation],
+    replies: &[ToolMessage],
+    next: &NextCall,
+) {
     list(out, calls);
     list(out, delegations);
     list(out, replies);

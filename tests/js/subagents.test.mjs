@@ -137,11 +137,14 @@ const searchLogs = agentsTool({ name: "search", description: "Search the build l
 const resetBranch = (done) => agentsTool({ name: "reset_branch", description: "Reset the branch", parameters: objectOf({ to: { type: "string" } }), strict: false, execute: async ({ to }) => (done.push(to), `reset to ${to}`) });
 
 /** A parent agent whose `research` tool is a child agent; each with its own planloop. */
-function agents({ parentModel, childModel, done = [], now = 1_000 }) {
-  const parentLoop = createAgentsPlanloop({ config: { tools: { read: ["research"] } }, now: () => now });
+function agents({ parentModel, childModel, done = [], now = 1_000, wrapped = false }) {
+  // `wrapped`: the child is made a tool by its planloop, and the parent delegates to it.
+  const delegation = wrapped ? { delegation: { enabled: true, toolNames: ["research"] }, history: { mode: "full" } } : {};
+  const parentLoop = createAgentsPlanloop({ config: { tools: { read: ["research"] }, ...delegation }, now: () => now });
   const childLoop = createAgentsPlanloop({ config: { tools: { read: ["search"] } }, contextKey: "planloop:research", now: () => now });
   const child = new Agent({ name: "Researcher", instructions: "Research the question.", model: childLoop.model(childModel), tools: childLoop.tools([searchLogs, resetBranch(done)]) });
-  const research = child.asTool({ toolName: "research", toolDescription: "Research a question with a sub-agent", customOutputExtractor: () => childLoop.handoff().text });
+  const options = { toolName: "research", toolDescription: "Research a question with a sub-agent" };
+  const research = wrapped ? childLoop.asTool(child, options) : child.asTool({ ...options, customOutputExtractor: () => childLoop.handoff().text });
   const parent = new Agent({ name: "Lead", instructions: "Fix the build.", model: parentLoop.model(parentModel), tools: parentLoop.tools([research]) });
   return { parent, parentLoop, childLoop };
 }
@@ -200,3 +203,32 @@ for (const approved of [true, false]) {
     assert.equal(capsule.summary, approved ? "Reset to main." : "I did not reset it: the user said no.");
   });
 }
+
+test("OpenAI Agents SDK: planloop.asTool gives the capsule; with delegation on, the parent's result is made from the child's session, across an approval and a restart", async () => {
+  const done = [];
+  const first = agents({
+    parentModel: new ScriptedModel([[functionCall("research", { input: "Reset the branch to main" }, { callId: "r1" })]]),
+    childModel: new ScriptedModel([[functionCall("reset_branch", { to: "main" }, { callId: "x1" })]]),
+    done,
+    wrapped: true,
+  });
+  const paused = await run(first.parent, "Fix the build", { context: {} });
+  assert.deepEqual(paused.interruptions.map((i) => i.rawItem.name), ["reset_branch"]);
+  assert.deepEqual(first.parentLoop.session.delegations().map((d) => [d.callId, d.goal]), [["r1", "Reset the branch to main"]]);
+  const saved = paused.state.toString();
+  const parentModel = new ScriptedModel([[assistantMessage("The branch is reset.")]]);
+  const after = agents({ parentModel, childModel: new ScriptedModel([[assistantMessage("Reset to main.")]]), done, now: 5_000, wrapped: true });
+  const state = await RunState.fromString(after.parent, saved);
+  after.parentLoop.resume(state);
+  after.childLoop.resume(state);
+  state.approve(state.getInterruptions()[0]);
+  const result = await run(after.parent, state);
+  assert.equal(result.finalOutput, "The branch is reset.");
+  assert.deepEqual(done, ["main"]);
+  const given = parentModel.calls[0].request.input.find((i) => i.type === "function_call_result" && i.callId === "r1");
+  assert.match(given.output.text, /^Sub-agent capsule \(done\)\nGoal: Reset the branch to main\nSummary: Reset to main\./);
+  // Finished from the child's session: its steps are under the parent's call.
+  const steps = after.parentLoop.session.steps();
+  assert.ok(steps.includes('[Act] r1 › reset_branch("main")'), steps.join("\n"));
+  assert.equal(after.parentLoop.session.delegations().length, 0);
+});

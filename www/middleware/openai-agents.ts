@@ -11,7 +11,7 @@
 // context (`context.planloop`, read whenever the context is serialized), so it travels
 // in `RunState.toString()` whatever paused the run, and `planloop.resume(state)` takes it
 // back after `RunState.fromString()`.
-import { type FunctionTool, type Model, type ModelRequest, type ModelResponse as AgentsResponse, type RunContext, type StreamEvent, tool } from "@openai/agents";
+import { type Agent, type AgentToolOptionsWithDefault, type FunctionTool, type Model, type ModelRequest, type ModelResponse as AgentsResponse, type RunContext, type StreamEvent, tool } from "@openai/agents";
 import type { Handoff, HandoffOptions, ModelResponse, Session, SessionSnapshot } from "planloop";
 
 import { Keeper, type PlanloopOptions, type Result, type Saved, plannerDefinitions } from "./turn.js";
@@ -46,6 +46,24 @@ export interface Planloop {
    * status, its answer or a summary, the calls that back it, and `text` for the parent's
    * model, as a sub-agent's `customOutputExtractor` gives it (`agent.asTool`). */
   handoff(options?: HandoffOptions): Handoff;
+  /** `agent.asTool(options)` for an agent run with this planloop (its `model` and
+   * `tools`): the tool's output is this planloop's capsule, never the transcript, never
+   * empty; while the agent waits for an approval (surfaced on the root run) it says
+   * nothing, as the SDK resumes it. A parent planloop with `delegation` on for the tool
+   * makes the call's result from this planloop's session and settles its item. */
+  asTool<A extends Agent<any, any>>(agent: A, options?: Omit<AgentToolOptionsWithDefault<any, A>, "customOutputExtractor">): FunctionTool<any, any, any>;
+}
+
+/** The sessions sub-agents' capsules came from, by the parent's call id, for the parent's
+ * planloop in the same process (`asTool`); the last few, as a parent without planloop
+ * takes none. */
+const capsules = new Map<string, SessionSnapshot>();
+const CAPSULES_KEPT = 64;
+
+function handedOff(callId: string | undefined, snapshot: SessionSnapshot): void {
+  if (callId === undefined) return;
+  if (capsules.size >= CAPSULES_KEPT) capsules.delete(capsules.keys().next().value!);
+  capsules.set(callId, snapshot);
 }
 
 /** An input or output item, as far as planloop reads it. */
@@ -214,6 +232,17 @@ export function createPlanloop(options: AgentsPlanloopOptions = {}): Planloop {
     },
     snapshot: () => keeper.session.snapshot(),
     handoff: (handoffOptions?: HandoffOptions) => keeper.session.handoff(handoffOptions, now()),
+    asTool(agent, given) {
+      return agent.asTool({
+        ...given,
+        customOutputExtractor: (output) => {
+          // Paused for an approval: the SDK drops this output and runs the agent again.
+          if (output.interruptions.length > 0) return "";
+          handedOff(output.agentToolInvocation?.toolCallId, keeper.session.snapshot());
+          return keeper.session.handoff(undefined, now()).text;
+        },
+      }) as FunctionTool<any, any, any>;
+    },
   };
 }
 
@@ -236,7 +265,9 @@ function resultOf(item: Item, keeper: Keeper): Result {
   const output = item.output as string | { text?: string } | undefined;
   const text = typeof output === "string" ? output : (output?.text ?? JSON.stringify(output ?? null));
   const id = item.callId ?? "";
-  return { id, output: text, isError: item.status === "incomplete", denied: keeper.held(id) };
+  const child = capsules.get(id);
+  capsules.delete(id);
+  return { id, output: text, isError: item.status === "incomplete", denied: keeper.held(id), child };
 }
 
 /** A model's output items as planloop reads a response. */
