@@ -114,9 +114,10 @@ fn a_tool_round_crosses_as_fields_with_its_arguments_as_json() {
     let budget = "Tool rounds remaining: 18 of 19.";
     assert_eq!(text, format!("sgrep{args}{budget}"));
     // One call (id, name, args as JSON text, each its start and length in UTF-16 units),
-    // no replies, then the next call: iteration 2, tools not withheld, 18 rounds left.
+    // no delegations, no replies, then the next call: iteration 2, tools not withheld,
+    // 18 rounds left.
     let units = args.encode_utf16().count() as u32;
-    assert_eq!(numbers, [1, 0, 1, 1, 4, 5, units, 0, 2, 0, 18, 5 + units, budget.len() as u32]);
+    assert_eq!(numbers, [1, 0, 1, 1, 4, 5, units, 0, 0, 2, 0, 18, 5 + units, budget.len() as u32]);
     let results = r#"[[{"id":"s","output":"3 hits"}],2]"#;
     let (status, text, numbers) = call(Op::SessionHandleToolResults, session, results, 0.0);
     assert_eq!(status, Status::Fields as u32, "{text}");

@@ -208,12 +208,20 @@ impl Fields {
                 properties(schema).filter(|(key, _, _)| *key != "type").map(|(k, p, _)| (k, p)).collect();
             let params: Vec<String> =
                 fields.iter().map(|(key, property)| format!("{}: {}", snake(key), self.param(property))).collect();
+            let params: Vec<String> = ["out: &mut Out<'_>".to_owned()].into_iter().chain(params).collect();
+            let line = format!("pub fn {}({}) {{", snake(tag), params.join(", "));
+            // As rustfmt writes a signature past its 120 columns: a parameter a line.
+            let signature = match line.len() > 120 {
+                false => line,
+                true => format!(
+                    "pub fn {}(\n{}) {{",
+                    snake(tag),
+                    params.iter().map(|p| format!("    {p},\n")).collect::<String>()
+                ),
+            };
             out.push_str(&format!(
-                "\n/// `{}::{variant}` (`type: \"{tag}\"`, which the reader knows).\n\
-                 pub fn {}(out: &mut Out<'_>, {}) {{\n",
-                short(path),
-                snake(tag),
-                params.join(", ")
+                "\n/// `{}::{variant}` (`type: \"{tag}\"`, which the reader knows).\n{signature}\n",
+                short(path)
             ));
             for (key, property) in fields {
                 let place = Place { by_ref: snake(key), by_value: snake(key) };
