@@ -397,3 +397,18 @@ fn a_proposal_approved_after_a_delegation_of_its_response_finished_still_runs() 
     let Some(Decision::RunTools { calls, .. }) = outcome.resumed else { panic!() };
     assert_eq!(calls.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(), ["w1"]);
 }
+
+#[test]
+fn a_child_finished_while_it_waits_for_the_user_is_blocked_and_leaves_the_item_in_progress() {
+    let (mut d, _) = parent_delegating(gated());
+    let now = d.tick(1.0);
+    d.session.begin_delegation("d1", now).unwrap();
+    respond(d.session.child("d1").unwrap(), "", vec![call("w1", "write_file", "{}")], now);
+    let outcome = finish(&mut d, "d1");
+    assert_eq!(outcome.capsule.status, HandoffStatus::Blocked);
+    assert!(outcome.messages[0].content.starts_with("Sub-agent capsule (blocked)"), "{}", outcome.messages[0].content);
+    assert_eq!(d.session.todos()[1].status, planloop::plan::todos::TodoStatus::InProgress);
+    assert!(d.session.steps().iter().any(|s| s.contains("b: sub-agent d1: blocked")), "{:?}", d.session.steps());
+    // Its proposal went with it: nothing of the child waits on the parent any more.
+    assert!(d.session.proposals().is_empty());
+}
