@@ -1,8 +1,9 @@
 // Sessions driven through the JS API by a careless or hostile host: responses that repeat
 // a tool-call id, results for calls nobody made or given twice, approvals of actions
 // unknown or already resolved, turns begun mid-approval, user text that only looks like
-// a control block, "always" approvals of tool after tool, and times at the ends of the
-// double range. Two rules hold at every step:
+// a control block, "always" approvals of tool after tool, times at the ends of the double
+// range, and sub-agents begun, driven, finished and approved through their parent, for
+// delegations real and made up. Two rules hold at every step:
 // - a call that throws leaves `snapshot()` exactly as it was (and leaves no events);
 // - `Session.restore(snapshot())` succeeds, and the restored session, driven on beside the
 //   original, decides exactly as it does.
@@ -19,21 +20,29 @@ const TEXTS = [null, "", "Looking.", "[Step] Find\n[Step] Merge\n[Step] File", "
 
 /** A config of the drive's own: small limits, so limits and pauses come often. */
 function config(c) {
+  // (A sub-agent needs two of the turn's model calls left to begin.)
+  const delegating = c.chance(0.4);
   return {
-    maxIterations: 2 + c.int(6),
+    maxIterations: 2 + c.int(6) + (delegating ? 4 : 0),
     language: c.pick(["en", "zh"]),
     tools: { read: ["search"], approve: ["deploy"] },
     planReview: { enabled: c.chance(0.2) },
     continuationProtocol: { enabled: c.chance(0.2) },
     todoDialects: c.chance(0.3) ? ["write_todos", "task_progress"] : ["write_todos"],
+    delegation: { enabled: delegating, maxInFlight: 1 + c.int(2) },
   };
 }
+
+/** A delegate call's arguments: planloop's shape, another agent's, or none of them. */
+const DELEGATE_ARGS = [{ goal: "Find the notes", todoId: "a" }, { goal: "Check the totals", todoId: "zz" }, { description: "Research", subagent_type: "x" }, {}, "not json"];
 
 /** One model response: calls with fresh ids, now and then one repeated. */
 function response(c, step) {
   const calls = Array.from({ length: c.int(4) }, (_, i) => {
     const id = `c${step}-${i}`;
-    switch (c.int(6)) {
+    switch (c.int(7)) {
+      case 6:
+        return { id, name: "delegate", args: c.pick(DELEGATE_ARGS) };
       case 0:
         return { id, name: "write_todos", args: { todos: [{ id: "a", content: "Find", status: c.pick(["completed", "in_progress"]) }, { id: "b", content: "Merge", status: "pending" }] } };
       case 1:
@@ -51,6 +60,21 @@ function response(c, step) {
 
 /** What the host does next, given what the session last handed out. */
 function next(c, host, step) {
+  const child = host.children.length > 0 && c.chance(0.5) ? c.pick(host.children) : null;
+  if (child !== null) {
+    const awaiting = host.childAwaiting[child] ?? [];
+    const roll = c.int(6);
+    if (roll === 0) return { op: "finishDelegation", id: child };
+    if (roll <= 2 && awaiting.length > 0) {
+      host.childAwaiting[child] = [];
+      return { op: "childResults", id: child, results: awaiting.map((id) => ({ id, output: `ok ${id}` })) };
+    }
+    return { op: "childResponse", id: child, response: response(c, step) };
+  }
+  if (host.delegations.length > 0 && c.chance(0.4)) {
+    const id = c.chance(0.9) ? c.pick(host.delegations) : "nobody";
+    return { op: c.chance(0.7) ? "beginDelegation" : "finishDelegation", id };
+  }
   const roll = c.int(16);
   if (roll === 0) return { op: "beginTurn", input: { message: c.pick(MESSAGES) } };
   if (roll === 1) return { op: "handleToolResults", results: [{ id: "nobody", output: "x" }, { id: "nobody", output: "x" }] };
@@ -69,8 +93,26 @@ function next(c, host, step) {
   return { op: "handleModelResponse", response: response(c, step) };
 }
 
-/** Runs `input` on `session` at `now`: its outcome (or error) and the events it left. */
-function apply(session, input, now) {
+/** The events the sub-agents `ids` left (a snapshot keeps none), as a host drains them. */
+function childEvents(session, ids) {
+  return ids.map((id) => {
+    let child;
+    try {
+      child = session.child(id);
+    } catch {
+      return [];
+    }
+    try {
+      return child.drainEvents();
+    } finally {
+      child.free();
+    }
+  });
+}
+
+/** Runs `input` on `session` at `now`: its outcome (or error) and the events it and its
+ * sub-agents (`children`, with one it begins) left. */
+function apply(session, input, now, children) {
   let outcome;
   let threw = false;
   try {
@@ -87,6 +129,23 @@ function apply(session, input, now) {
       case "approve":
         outcome = session.approve(input.id, input.options, now);
         break;
+      case "beginDelegation":
+        outcome = session.beginDelegation(input.id, now);
+        break;
+      case "finishDelegation":
+        outcome = session.finishDelegation(input.id, undefined, now);
+        break;
+      case "childResponse":
+      case "childResults": {
+        const child = session.child(input.id);
+        try {
+          outcome =
+            input.op === "childResponse" ? child.handleModelResponse(input.response, now) : child.handleToolResults(input.results, now);
+        } finally {
+          child.free();
+        }
+        break;
+      }
       default:
         outcome = session.reject(input.id, input.options, now);
     }
@@ -94,14 +153,41 @@ function apply(session, input, now) {
     threw = true;
     outcome = { error: [error.name, error.code, error.message, error.data] };
   }
-  return { outcome, threw, events: session.drainEvents() };
+  const begun = input.op === "beginDelegation" ? [input.id] : [];
+  return { outcome, threw, events: session.drainEvents(), childEvents: childEvents(session, [...children, ...begun]) };
 }
 
-/** The ids a decision hands out to run and the proposals it leaves waiting. */
+/** The ids a decision hands out to run and the proposals it leaves waiting, the
+ * delegations it hands out, and the sub-agents at work. */
 function observe(host, input, outcome) {
-  if (input.op === "beginTurn" && !outcome.error) host.awaiting.length = 0;
+  if (outcome?.error) return;
+  if (input.op === "beginTurn") {
+    host.awaiting.length = 0;
+    host.delegations = [];
+    host.children = [];
+  }
+  if (input.op === "beginDelegation") host.children.push(input.id);
+  if (input.op === "finishDelegation") {
+    host.delegations = host.delegations.filter((id) => id !== input.id);
+    host.children = host.children.filter((id) => id !== input.id);
+  }
+  if (input.op === "childResponse" || input.op === "childResults") {
+    const decision = outcome;
+    if (decision.type === "runTools" || decision.type === "awaitApproval") (host.childAwaiting[input.id] ??= []).push(...decision.calls.map((call) => call.id));
+    if (decision.type === "awaitApproval") host.proposals.push(...decision.proposals.map((p) => p.actionId));
+    return;
+  }
+  // An approval of a child's proposal resumes the child, not this session.
+  if (outcome?.delegation) {
+    const decision = outcome.resumed;
+    if (decision?.type === "runTools") (host.childAwaiting[outcome.delegation] ??= []).push(...decision.calls.map((call) => call.id));
+    return;
+  }
   const decision = input.op === "handleModelResponse" ? outcome : outcome?.resumed;
-  if (decision?.type === "runTools" || decision?.type === "awaitApproval") host.awaiting.push(...decision.calls.map((call) => call.id));
+  if (decision?.type === "runTools" || decision?.type === "awaitApproval") {
+    host.awaiting.push(...decision.calls.map((call) => call.id));
+    host.delegations.push(...decision.delegations.map((d) => d.callId));
+  }
   if (decision?.type === "awaitApproval") host.proposals = decision.proposals.map((p) => p.actionId);
   if (decision && !["runTools", "awaitApproval"].includes(decision.type)) host.proposals = [];
 }
@@ -110,7 +196,7 @@ function observe(host, input, outcome) {
 function drive(c, steps, disagree, reached) {
   const original = new planloop.Session(config(c));
   let copy = null;
-  const host = { awaiting: [], proposals: [], resolved: [] };
+  const host = { awaiting: [], proposals: [], resolved: [], delegations: [], children: [], childAwaiting: {} };
   let now = 1_000;
   try {
     original.beginTurn({ message: "Merge my notes into one file", nowMs: now });
@@ -132,22 +218,23 @@ function drive(c, steps, disagree, reached) {
       }
       const input = next(c, host, step);
       const before = JSON.stringify(original.snapshot());
-      const expected = apply(original, input, at);
+      const expected = apply(original, input, at, host.children);
       if (expected.threw) {
         reached.refusals += 1;
         const after = JSON.stringify(original.snapshot());
-        if (after !== before || expected.events.length > 0) {
+        if (after !== before || expected.events.length > 0 || expected.childEvents.some((events) => events.length > 0)) {
           disagree({ step, why: "a refused call changed the session", input, outcome: expected.outcome, events: expected.events });
           return;
         }
       }
       if (copy) {
-        const got = apply(copy, input, at);
+        const got = apply(copy, input, at, host.children);
         if (!isDeepStrictEqual(got, expected)) {
           disagree({ step, why: "the restored session decided otherwise", input, expected, got });
           return;
         }
       }
+      if (!expected.threw && input.op.startsWith("child")) reached.childSteps += 1;
       observe(host, input, expected.outcome);
     }
     reached.grants = Math.max(reached.grants, original.snapshot().grants.length);
@@ -161,7 +248,7 @@ function drive(c, steps, disagree, reached) {
  * how often they restored a copy and had a call refused. */
 export function drives(seed, cases, options = {}) {
   const corpus = new Corpus(seed);
-  const reached = { restores: 0, refusals: 0, grants: 0 };
+  const reached = { restores: 0, refusals: 0, grants: 0, childSteps: 0 };
   const found = differential(cases, options, (disagree) => drive(corpus, 40, disagree, reached));
   return { ...found, reached };
 }
