@@ -412,3 +412,21 @@ fn a_child_finished_while_it_waits_for_the_user_is_blocked_and_leaves_the_item_i
     // Its proposal went with it: nothing of the child waits on the parent any more.
     assert!(d.session.proposals().is_empty());
 }
+
+#[test]
+fn a_child_snapshot_claiming_a_long_wait_does_not_switch_the_parents_time_limit_off() {
+    // A sub-agent run elsewhere comes back as its snapshot; one that says it waited for
+    // the user for ages (resealed, as a forger would) takes no more than the turn has had.
+    let (mut d, _) = parent_delegating(SessionConfig { timeout_ms: 60_000, ..config() });
+    let mut child = Drive::new(config());
+    child.begin("Find the failing test");
+    child.respond("Found it.", vec![]);
+    let mut forged = document(&child.session);
+    set(&mut forged, &["turn", "waitedMs"], Value::Number(1e300));
+    let child = Session::restore(&resealed(forged)).unwrap();
+    let now = d.tick(1_000.0);
+    d.session.finish_delegation_from("d1", child, HandoffOptions::default(), now).unwrap();
+    // At most the turn's own seconds so far count as waiting: a minute later the turn is
+    // past its minute, and the next call goes without tools.
+    assert!(d.session.next_call(now + 60_000.0).tools_withheld);
+}

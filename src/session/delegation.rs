@@ -199,9 +199,10 @@ impl Session {
         let max_iterations = self.config.max_iterations;
         let turn = self.turn_mut()?;
         // The child's calls were the turn's, and its waits for the user were not the
-        // agent's time.
+        // agent's time: no more of it than the turn has had (a child's snapshot given by
+        // the host could say any wait, and would switch the turn's time limit off).
         turn.delegated = turn.delegated.saturating_add(used).min(max_iterations);
-        turn.waited_ms = (turn.waited_ms + waited).min(f64::MAX);
+        turn.waited_ms = (turn.waited_ms + waited.min(turn.elapsed(now).max(0.0))).min(f64::MAX);
         let iteration = turn.iterations;
         // The child's steps, under the delegate call's, before its capsule comes in.
         for step in child.log.events() {
