@@ -430,3 +430,15 @@ fn a_child_snapshot_claiming_a_long_wait_does_not_switch_the_parents_time_limit_
     // past its minute, and the next call goes without tools.
     assert!(d.session.next_call(now + 60_000.0).tools_withheld);
 }
+
+#[test]
+fn a_delegate_call_repeated_in_one_reply_starts_one_child() {
+    let mut d = Drive::new(delegating(config()));
+    d.begin("x");
+    let decision = d.respond("", vec![delegate("d1", "look", None), delegate("d2", "look", None)]);
+    let Decision::RunTools { delegations, replies, .. } = decision else { panic!() };
+    assert_eq!(delegations.iter().map(|d| d.call_id.as_str()).collect::<Vec<_>>(), ["d1"]);
+    assert_eq!(replies.len(), 1);
+    assert_eq!(replies[0].tool_call_id, "d2");
+    assert!(replies[0].content.contains("d1"), "{:?}", replies[0]);
+}

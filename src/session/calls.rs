@@ -14,7 +14,7 @@ use crate::plan::planner::PlannerAck;
 use crate::plan::recorded::{PlanArgs, PlanProgressArgs, PlanState};
 use crate::plan::todos::{self, Todo, TodoStatus, ToolArgs, WriteTodos};
 use crate::prompts::{self};
-use crate::session::approval::{Proposal, ToolClass};
+use crate::session::approval::ToolClass;
 use crate::session::config::{TodoDialect, TodoMode};
 use crate::session::events::{EventKind, PauseReason};
 use crate::session::exchange::{Decision, ToolCall, ToolCallInput, ToolMessage};
@@ -201,54 +201,32 @@ impl Session {
         let mut calls = Vec::new();
         let mut delegations = Vec::new();
         let mut proposals = Vec::new();
-        // Which proposal each call made, for the copies of a write call.
-        let mut proposed_at = vec![None; copies.len()];
-        // The id of each delegate call, for its copies.
-        let mut delegated_as = vec![None; copies.len()];
+        // The id of each call handed out as a proposal or a delegation: a copy of it in
+        // this reply is answered as a copy, not asked about or started again.
+        let mut handed_as: Vec<Option<String>> = vec![None; copies.len()];
         for (i, call) in host_calls {
-            if self.delegates(&call.name) {
-                // The host runs it as a sub-agent; a copy is answered as a copy.
-                let first: Option<String> = copies[i].and_then(|first| delegated_as[first].clone());
-                if let Some(first) = first {
-                    replies.push(self.copy_reply(call.id, call.name, &first, false));
-                    continue;
-                }
-                delegated_as[i] = Some(call.id.clone());
-                match self.delegation(&call, now)? {
-                    Err(content) => {
-                        replies.push(ToolMessage { tool_call_id: call.id, name: call.name, content, is_error: true })
-                    }
-                    Ok(delegation) => {
-                        let args = host_args(call.args, self.decimals);
-                        self.log.record_act(&call.name, &&args, iteration, now, self.decimals)?;
-                        let pending = Pending {
-                            id: call.id,
-                            signature: signature(&call.name, &args, self.decimals),
-                            name: call.name,
-                            approved: false,
-                            answered: false,
-                            observed: None,
-                            delegation: Some(delegation.clone()),
-                        };
-                        self.turn_mut()?.pending.push(pending);
-                        delegations.push(delegation);
-                    }
-                }
+            if let Some(first) = copies[i].and_then(|first| handed_as[first].clone()) {
+                replies.push(self.copy_reply(call.id, call.name, &first, false));
                 continue;
             }
+            // A delegate call: the host runs it as a sub-agent, whose own calls are gated.
+            let delegation = match self.delegates(&call.name) {
+                false => None,
+                true => match self.delegation(&call, now)? {
+                    Ok(delegation) => Some(delegation),
+                    Err(content) => {
+                        replies.push(ToolMessage { tool_call_id: call.id, name: call.name, content, is_error: true });
+                        continue;
+                    }
+                },
+            };
             let args = host_args(call.args, self.decimals);
             let observed = TodoDialect::for_tool(&call.name, &self.config.todo_dialects).and_then(|d| self.observed(d));
             let (class, basis) = self.config.tools.classify(&call.name, &args, &self.grants);
             // Another agent's todo tool only keeps a list: it runs without asking.
-            let class = if observed.is_some() { ToolClass::Read } else { class };
+            let class = if observed.is_some() || delegation.is_some() { ToolClass::Read } else { class };
             if class == ToolClass::Approve {
-                // A copy of a call proposed in this reply is not asked about again.
-                if let Some(first) = copies[i].and_then(|first| proposed_at[first]) {
-                    let first: &Proposal = &proposals[first];
-                    replies.push(self.copy_reply(call.id, call.name, &first.call_id, false));
-                    continue;
-                }
-                proposed_at[i] = Some(proposals.len());
+                handed_as[i] = Some(call.id.clone());
                 proposals.push(self.propose(call.id, call.name, args, basis, iteration, now));
                 continue;
             }
@@ -263,10 +241,16 @@ impl Session {
                 approved: false,
                 answered: false,
                 observed,
-                delegation: None,
+                delegation: delegation.clone(),
             };
             self.turn_mut()?.pending.push(pending);
-            calls.push(ToolCall { id: call.id, name: call.name, args });
+            match delegation {
+                Some(delegation) => {
+                    handed_as[i] = Some(call.id);
+                    delegations.push(delegation);
+                }
+                None => calls.push(ToolCall { id: call.id, name: call.name, args }),
+            }
         }
         if !proposals.is_empty() {
             let (steps_used, steps_remaining) =

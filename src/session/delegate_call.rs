@@ -174,7 +174,7 @@ impl Session {
         if depth > options.max_depth {
             return refuse(Refusal::TooDeep(options.max_depth));
         }
-        if self.delegations_in_flight() >= options.max_in_flight as usize {
+        if self.delegations().len() >= options.max_in_flight as usize {
             return refuse(Refusal::TooMany(options.max_in_flight));
         }
         let todo_id = given(args.todo_id);
@@ -189,7 +189,7 @@ impl Session {
         // parent's own last call, and never more than `maxIterations`.
         let left = self.steps_remaining().saturating_sub(1);
         let max_iterations = options.max_iterations.min(left);
-        let time_left = self.turn.as_ref().map_or(0.0, |t| f64::from(self.config.timeout_ms) - t.elapsed(now));
+        let time_left = self.time_left(now);
         if max_iterations < 2 || time_left < 1.0 {
             return refuse(Refusal::NoBudget);
         }
@@ -206,10 +206,5 @@ impl Session {
             timeout_ms: time_left.min(f64::from(self.config.timeout_ms)) as u32,
             depth,
         }))
-    }
-
-    /// Delegate calls of the open turn still waiting for their capsule.
-    pub(super) fn delegations_in_flight(&self) -> usize {
-        self.turn.as_ref().map_or(0, |t| t.pending.iter().filter(|p| !p.answered && p.delegation.is_some()).count())
     }
 }

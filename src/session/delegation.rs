@@ -73,6 +73,12 @@ impl Session {
         Ok(tools)
     }
 
+    /// The agent's time the open turn has left at `now`, in milliseconds (a child's
+    /// share of it is at most that).
+    pub(super) fn time_left(&self, now: f64) -> f64 {
+        self.turn.as_ref().map_or(0.0, |t| f64::from(self.config.timeout_ms) - t.elapsed(now))
+    }
+
     /// The delegations of the open turn waiting for their capsule.
     pub fn delegations(&self) -> Vec<&Delegation> {
         let waiting = self.turn.as_ref().filter(|t| t.open).map(|t| t.pending.as_slice()).unwrap_or_default();
@@ -91,8 +97,7 @@ impl Session {
         let mut config = self.config.clone();
         config.max_iterations = delegation.max_iterations;
         // Its time is what the delegation gave, or what the turn has left by now.
-        let left = self.turn.as_ref().map_or(0.0, |t| f64::from(self.config.timeout_ms) - t.elapsed(now));
-        config.timeout_ms = left.clamp(1.0, f64::from(delegation.timeout_ms)) as u32;
+        config.timeout_ms = self.time_left(now).clamp(1.0, f64::from(delegation.timeout_ms)) as u32;
         config.plan_review.enabled = false;
         config.on_limit = OnLimit::Pause;
         let mut child = Session::with_decimals(config, self.decimals);
