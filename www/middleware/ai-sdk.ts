@@ -14,7 +14,7 @@ import type { Handoff, HandoffOptions, Session, SessionSnapshot } from "planloop
 import { type ToolApproval, type ToolApprovalFunction, approvedIn, gate, sameArgs } from "./approval.js";
 import { type Prompt, type ProviderMessage, type ProviderPart, lastUserMessage, responseOf, withSystem, withToolMessages } from "./prompt.js";
 import { type StreamPart, continuedStream } from "./stream.js";
-import { Keeper, type PlanloopOptions, type Result, handedOff, plannerDefinitions } from "./turn.js";
+import { Keeper, type PlanloopOptions, type Result, capsuleSessions, plannerDefinitions } from "./turn.js";
 
 export type { PlanloopOptions, ToolApproval, ToolApprovalFunction };
 export type { ToolApprovalStatus } from "./approval.js";
@@ -67,8 +67,6 @@ export function createPlanloop(options: PlanloopOptions = {}): Planloop {
   const guarded = new Set<string>();
   /** A gated call the SDK ran without asking, said once more by the next model call. */
   let bypass: Error | null = null;
-  /** The sessions of the sub-agents whose capsules tools of yours returned, by call. */
-  const children = new Map<string, SessionSnapshot>();
 
   /** Hands the session what is new in the prompt; returns the call as the model gets it. */
   function prepare(params: CallParams): CallParams {
@@ -85,7 +83,7 @@ export function createPlanloop(options: PlanloopOptions = {}): Planloop {
     const prompt = params.prompt;
     const user = lastUserMessage(prompt);
     keeper.user(user);
-    keeper.results(prompt.flatMap((m) => (m.role === "tool" ? m.content.flatMap((part) => resultOf(part, guarded, keeper, children)) : [])));
+    keeper.results(prompt.flatMap((m) => (m.role === "tool" ? m.content.flatMap((part) => resultOf(part, guarded, keeper)) : [])));
     const shown = withToolMessages(prompt, keeper.kept.written, user && { index: user.index, text: keeper.shown(user) });
     const composed = withSystem(shown, (base) => keeper.systemPrompt(base));
     return { ...params, prompt: composed, ...(keeper.kept.withhold ? { toolChoice: { type: "none" } } : {}) };
@@ -171,8 +169,8 @@ export function createPlanloop(options: PlanloopOptions = {}): Planloop {
                   const output = (run as (i: unknown, c: unknown) => unknown).call(given, input, context);
                   // A sub-agent's capsule: its session answers a delegation of the parent's.
                   const note = (value: unknown) => {
-                    const child = typeof value === "object" && value !== null ? handedOff.get(value) : undefined;
-                    if (child !== undefined) children.set(context.toolCallId, child);
+                    const child = typeof value === "object" && value !== null ? capsuleSessions.get(value) : undefined;
+                    if (child !== undefined) keeper.adopt(context.toolCallId, child);
                     return value;
                   };
                   return output instanceof Promise ? output.then(note) : note(output);
@@ -197,7 +195,7 @@ export function createPlanloop(options: PlanloopOptions = {}): Planloop {
     snapshot: () => keeper.session.snapshot(),
     handoff: (handoffOptions?: HandoffOptions) => {
       const capsule = keeper.session.handoff(handoffOptions, now());
-      handedOff.set(capsule, keeper.session.snapshot());
+      capsuleSessions.set(capsule, keeper.session.snapshot());
       return capsule;
     },
   };
@@ -206,13 +204,11 @@ export function createPlanloop(options: PlanloopOptions = {}): Planloop {
 /** A tool-result part as a Result. A denied approval carries its reason as output; so
  * does a call planloop still holds of a tool that checks for approval: it did not run
  * (the SDK answered it itself: input that is not valid, or no longer valid once approved). */
-function resultOf(part: ProviderPart, guarded: ReadonlySet<string>, keeper: Keeper, children: Map<string, SessionSnapshot>): Result[] {
+function resultOf(part: ProviderPart, guarded: ReadonlySet<string>, keeper: Keeper): Result[] {
   if (part.type !== "tool-result" || part.toolCallId === undefined) return [];
   const output = part.output as { type: string; value?: unknown; reason?: string };
   if (output.type === "execution-denied") return [{ id: part.toolCallId, output: output.reason ?? "", isError: true, denied: true }];
   const text = typeof output.value === "string" ? output.value : JSON.stringify(output.value ?? null);
   if (keeper.held(part.toolCallId) && guarded.has(part.toolName ?? "")) return [{ id: part.toolCallId, output: `it did not run: ${text}`, isError: true, denied: true }];
-  const child = children.get(part.toolCallId);
-  children.delete(part.toolCallId);
-  return [{ id: part.toolCallId, output: text, isError: output.type.startsWith("error"), child }];
+  return [{ id: part.toolCallId, output: text, isError: output.type.startsWith("error") }];
 }

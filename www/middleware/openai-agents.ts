@@ -55,15 +55,15 @@ export interface Planloop {
 }
 
 /** The sessions sub-agents' capsules came from, by the parent's call id, for the parent's
- * planloop in the same process (`asTool`); the last few, as a parent without planloop
- * takes none. */
-const capsules = new Map<string, SessionSnapshot>();
+ * planloop in the same process (`asTool`; the string it returns cannot carry them); the
+ * last few, as a parent without planloop takes none. */
+const capsuleSessions = new Map<string, SessionSnapshot>();
 const CAPSULES_KEPT = 64;
 
-function handedOff(callId: string | undefined, snapshot: SessionSnapshot): void {
+function leaveSession(callId: string | undefined, snapshot: SessionSnapshot): void {
   if (callId === undefined) return;
-  if (capsules.size >= CAPSULES_KEPT) capsules.delete(capsules.keys().next().value!);
-  capsules.set(callId, snapshot);
+  if (capsuleSessions.size >= CAPSULES_KEPT) capsuleSessions.delete(capsuleSessions.keys().next().value!);
+  capsuleSessions.set(callId, snapshot);
 }
 
 /** An input or output item, as far as planloop reads it. */
@@ -238,7 +238,7 @@ export function createPlanloop(options: AgentsPlanloopOptions = {}): Planloop {
         customOutputExtractor: (output) => {
           // Paused for an approval: the SDK drops this output and runs the agent again.
           if (output.interruptions.length > 0) return "";
-          handedOff(output.agentToolInvocation?.toolCallId, keeper.session.snapshot());
+          leaveSession(output.agentToolInvocation?.toolCallId, keeper.session.snapshot());
           return keeper.session.handoff(undefined, now()).text;
         },
       }) as FunctionTool<any, any, any>;
@@ -265,8 +265,8 @@ function resultOf(item: Item, keeper: Keeper): Result {
   const output = item.output as string | { text?: string } | undefined;
   const text = typeof output === "string" ? output : (output?.text ?? JSON.stringify(output ?? null));
   const id = item.callId ?? "";
-  const child = capsules.get(id);
-  capsules.delete(id);
+  const child = capsuleSessions.get(id);
+  capsuleSessions.delete(id);
   return { id, output: text, isError: item.status === "incomplete", denied: keeper.held(id), child };
 }
 

@@ -84,7 +84,7 @@ export interface Verdict {
  * parent's planloop in the same process (the AI SDK's sub-agent tool returns the capsule
  * object; its parent's `tools()` sees it): the parent makes the delegate call's result
  * from that session, never from the capsule's words. */
-export const handedOff = new WeakMap<object, SessionSnapshot>();
+export const capsuleSessions = new WeakMap<object, SessionSnapshot>();
 
 /** The tools planloop answers itself, for a framework to offer the model beside yours:
  * a delegate tool is yours (a sub-agent tool), not planloop's. */
@@ -120,6 +120,8 @@ export class Keeper {
   readonly session: Session;
   kept: Kept;
   private readonly now: () => number;
+  /** Sub-agents' sessions by the call they answer, until its result comes (not kept). */
+  private readonly children = new Map<string, SessionSnapshot>();
 
   constructor(from: { config?: SessionConfig; saved?: Saved | undefined; snapshot?: SessionSnapshot | string | undefined }, now: () => number) {
     this.now = now;
@@ -172,10 +174,11 @@ export class Keeper {
     for (const result of results) {
       if (!(result.id in this.kept.awaited)) continue;
       const actionId = this.kept.awaited[result.id]!;
+      const child = this.childOf(result);
       if (actionId !== null && result.denied === true) {
         this.reject(result.id, result.output.length > 0 ? result.output : undefined);
-      } else if (result.child !== undefined && this.session.delegations().some((d) => d.callId === result.id)) {
-        this.delegated(result.id, result.child);
+      } else if (child !== undefined) {
+        this.delegated(result.id, child);
       } else {
         this.approve(result.id);
         given.push(result);
@@ -186,7 +189,10 @@ export class Keeper {
     }
     // ...nor after it: the decision that resumed the turn (on the last of its proposals
     // resolved, here or before) names the calls it runs once more.
-    for (const id of taken) delete this.kept.awaited[id];
+    for (const id of taken) {
+      delete this.kept.awaited[id];
+      this.children.delete(id);
+    }
     if (given.length === 0) return;
     const outcome = this.session.handleToolResults(
       given.map((r) => ({ id: r.id, output: r.output, isError: r.isError })),
@@ -194,6 +200,17 @@ export class Keeper {
     );
     for (const m of outcome.messages) this.kept.written[m.toolCallId] = { content: m.content, isError: m.isError };
     this.kept.withhold = outcome.next.toolsWithheld;
+  }
+
+  /** Keeps the session of the sub-agent that answers call `callId`, for its result. */
+  adopt(callId: string, child: SessionSnapshot): void {
+    this.children.set(callId, child);
+  }
+
+  /** The sub-agent's session behind a result, when the result answers a delegation. */
+  private childOf(result: Result): SessionSnapshot | undefined {
+    const child = result.child ?? this.children.get(result.id);
+    return child !== undefined && this.session.delegations().some((d) => d.callId === result.id) ? child : undefined;
   }
 
   /** Ends delegation `callId` with the capsule of `child`, the sub-agent that ran it. */
