@@ -252,10 +252,7 @@ impl Session {
         }
         let mut children = Vec::with_capacity(snapshot.children.len());
         for child in std::mem::take(&mut snapshot.children) {
-            let restored = match json::parse(child.snapshot.as_bytes(), decimals) {
-                Ok(text) => Session::restore_at(&text, decimals, depth + 1),
-                Err(e) => Err(Error::invalid_snapshot(&format!("it is not JSON ({})", e.message), None)),
-            };
+            let restored = Session::restore_json_at(&child.snapshot, decimals, depth + 1);
             let session = restored.map_err(|e| of_child(e, &child.call_id))?;
             children.push(Child { call_id: child.call_id, session });
         }
@@ -275,9 +272,14 @@ impl Session {
     /// [`Session::restore_json`], for a session that reads and writes decimal numbers
     /// with `decimals`.
     pub fn restore_json_with_decimals(text: &str, decimals: Decimals) -> Result<Session> {
+        Session::restore_json_at(text, decimals, 0)
+    }
+
+    /// [`Session::restore_json_with_decimals`] for a session `depth` delegations down.
+    fn restore_json_at(text: &str, decimals: Decimals, depth: usize) -> Result<Session> {
         let document = json::parse(text.as_bytes(), decimals)
             .map_err(|e| Error::invalid_snapshot(&format!("it is not JSON ({} at {})", e.message, e.position), None))?;
-        Session::restore_with_decimals(&document, decimals)
+        Session::restore_at(&document, decimals, depth)
     }
 
     fn from_snapshot(s: SessionSnapshot, decimals: Decimals) -> Session {
@@ -362,8 +364,7 @@ impl Session {
             };
             let turn = self.turn.as_ref().map_or(0, |t| t.number);
             let link = Link { turn, call_id: child.call_id.clone() };
-            let lineage = self.lineage.iter().chain([&link]);
-            if child.session.lineage.len() != self.lineage.len() + 1 || !child.session.lineage.iter().eq(lineage) {
+            if !child.session.lineage.iter().eq(self.lineage.iter().chain([&link])) {
                 return Some("a sub-agent's lineage does not lead to its delegation");
             }
             let config = &child.session.config;
