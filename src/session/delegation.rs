@@ -245,13 +245,7 @@ impl Session {
             (HandoffStatus::Partial | HandoffStatus::Blocked, TodoStatus::Pending) => TodoStatus::InProgress,
             (_, same) => same,
         };
-        let word = match status {
-            HandoffStatus::Done => "done",
-            HandoffStatus::Partial => "partial",
-            HandoffStatus::Blocked => "blocked",
-            HandoffStatus::Failed => "failed",
-        };
-        let note = cap(&delegation::settled_note(self.config.language, call_id, word), 200);
+        let note = cap(&delegation::settled_note(self.config.language, call_id, status.as_str()), 200);
         self.log.record_plan_note(&format!("{id}: {note}"), iteration, now);
         let focus = self.planner.snapshot().focus.clone();
         self.planner.replace(WriteTodos { todos, focus, note: Some(note) }, now);

@@ -41,6 +41,18 @@ pub enum HandoffStatus {
     Failed,
 }
 
+impl HandoffStatus {
+    /// Its name, as it is written.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HandoffStatus::Done => "done",
+            HandoffStatus::Partial => "partial",
+            HandoffStatus::Blocked => "blocked",
+            HandoffStatus::Failed => "failed",
+        }
+    }
+}
+
 /// The options of `handoff`.
 #[derive(Debug, Clone, PartialEq, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -173,13 +185,7 @@ fn questions(words: &str) -> Vec<String> {
 /// capped), so that no line is one a tool or the model wrote; past `max`, cut with a last
 /// line that says so.
 fn render(handoff: &Handoff, headings: HandoffHeadings, max: usize) -> String {
-    let status = match handoff.status {
-        HandoffStatus::Done => "done",
-        HandoffStatus::Partial => "partial",
-        HandoffStatus::Blocked => "blocked",
-        HandoffStatus::Failed => "failed",
-    };
-    let mut lines = vec![format!("{} ({status})", headings.capsule)];
+    let mut lines = vec![format!("{} ({})", headings.capsule, handoff.status.as_str())];
     let mut field = |heading: &str, value: &str| lines.push(format!("{heading}: {}", visible(value, LINE_CAP)));
     field(headings.goal, &handoff.goal);
     field(headings.summary, &handoff.summary);
