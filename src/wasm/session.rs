@@ -179,14 +179,17 @@ fn route(handle: u32) -> Result<(u32, Vec<String>)> {
 
 /// Runs `work` on the session of `handle`: its own, or a child found from its root.
 fn with_session(handle: u32, work: &dyn Fn(&mut Session) -> Result<Status>) -> Result<Status> {
-    let (root, path) = route(handle)?;
-    slab::with(&SESSIONS, root, |entry| {
-        let Entry::Own(session) = entry else { return Err(crate::error::Error::internal("a child's root")) };
-        let mut session = session;
-        for call_id in &path {
-            session = session.child(call_id)?;
-        }
-        work(session)
+    slab::with(&SESSIONS, handle, |entry| match entry {
+        Entry::Own(session) => work(session),
+        // (The child's entry is out of the table meanwhile; its root's is another.)
+        Entry::Child { root, path } => slab::with(&SESSIONS, *root, |entry| {
+            let Entry::Own(session) = entry else { return Err(crate::error::Error::internal("a child's root")) };
+            let mut session = session;
+            for call_id in path.iter() {
+                session = session.child(call_id)?;
+            }
+            work(session)
+        }),
     })
 }
 
