@@ -18,7 +18,7 @@ use support::{args, call, config, document, ok, resealed, set, todos, Drive};
 
 fn delegating(config: SessionConfig) -> SessionConfig {
     let history = HistoryOptions { mode: HistoryMode::Full, size: 4 };
-    SessionConfig { delegation: DelegationOptions { enabled: true, ..DelegationOptions::default() }, history, ..config }
+    SessionConfig { delegation: DelegationOptions { enabled: true, ..config.delegation }, history, ..config }
 }
 
 fn delegate(id: &str, goal: &str, todo: Option<&str>) -> ToolCallInput {
@@ -441,4 +441,81 @@ fn a_delegate_call_repeated_in_one_reply_starts_one_child() {
     assert_eq!(replies.len(), 1);
     assert_eq!(replies[0].tool_call_id, "d2");
     assert!(replies[0].content.contains("d1"), "{:?}", replies[0]);
+}
+
+fn said(message: &str, now: f64) -> BeginTurn {
+    BeginTurn { message: message.to_owned(), now_ms: now, user_id: None, chat_id: None, review: None }
+}
+
+#[test]
+fn continue_after_a_restart_in_the_middle_of_a_child_resumes_it_where_it_was() {
+    let (mut d, _) = parent_delegating(config());
+    let now = d.tick(1.0);
+    d.session.begin_delegation("d1", now).unwrap();
+    {
+        let child = d.session.child("d1").unwrap();
+        respond(
+            child,
+            "",
+            vec![call("c1", "write_todos", &todos(&[("read", "completed"), ("fix", "in_progress")]))],
+            now,
+        );
+    }
+    let mut restored = Session::restore_json(&d.session.snapshot_json().unwrap()).unwrap();
+    // The user comes back ten hours later and says "continue": the turn goes on with its
+    // child, whose model is told where it stopped (its host lost its messages).
+    let later = now + 36_000_000.0;
+    let start = restored.begin_turn(said("continue", later)).unwrap();
+    // (The one turn the user began.)
+    assert_eq!(start.turn, 1);
+    assert_eq!(start.delegations.len(), 1);
+    assert_eq!(start.delegations[0].call_id, "d1");
+    let message = start.delegations[0].message.as_deref().unwrap();
+    assert!(message.contains("Goal: Fix the parser's number reading"), "{message}");
+    assert!(message.contains("Done so far: 1/2 (Do read)") && message.contains("Next: Do fix"), "{message}");
+    assert_eq!(restored.delegations().len(), 1);
+    // Neither clock counts the ten hours: the child's next response is its answer, not a
+    // stop at the time limit, and its capsule completes the parent's item.
+    let child = restored.child("d1").unwrap();
+    respond(child, "", vec![call("c2", "write_todos", &todos(&[("read", "completed"), ("fix", "completed")]))], later);
+    let end = respond(child, "Fixed the number reading.", vec![], later + 1.0);
+    assert!(matches!(end, Decision::Finalize { .. }), "{end:?}");
+    let outcome = restored.finish_delegation("d1", HandoffOptions::default(), later + 2.0).unwrap();
+    assert_eq!(outcome.capsule.status, HandoffStatus::Done);
+    assert!(outcome.complete);
+    assert!(restored.todos().iter().all(|t| t.status == planloop::plan::todos::TodoStatus::Completed));
+    let last = respond(&mut restored, "Both are fixed.", vec![], later + 3.0);
+    assert!(matches!(last, Decision::Finalize { .. }), "{last:?}");
+}
+
+#[test]
+fn only_continue_resumes_children_and_a_child_waiting_on_its_own_is_resumed_as_a_parent() {
+    // Anything but "continue" ends the turn and its children, as before.
+    let (mut d, _) = parent_delegating(config());
+    let now = d.tick(1.0);
+    d.session.begin_delegation("d1", now).unwrap();
+    let start = d.session.begin_turn(said("don't continue, fix the docs instead", now + 1.0)).unwrap();
+    assert!(start.delegations.is_empty());
+    assert!(d.session.child("d1").is_err());
+    // Two levels: the child has a sub-agent of its own at work, so it is resumed as its
+    // parent is, by "continue" (its message is none), and hands back its child.
+    let nested =
+        SessionConfig { delegation: DelegationOptions { max_depth: 2, ..DelegationOptions::default() }, ..config() };
+    let (mut d, _) = parent_delegating(nested);
+    let now = d.tick(1.0);
+    d.session.begin_delegation("d1", now).unwrap();
+    let child = d.session.child("d1").unwrap();
+    let handed = respond(child, "", vec![delegate("g1", "Read the number tests", None)], now);
+    assert!(matches!(&handed, Decision::RunTools { delegations, .. } if delegations.len() == 1), "{handed:?}");
+    child.begin_delegation("g1", now).unwrap();
+    let mut restored = Session::restore_json(&d.session.snapshot_json().unwrap()).unwrap();
+    let start = restored.begin_turn(said("please continue", now + 5.0)).unwrap();
+    assert_eq!(start.delegations.len(), 1);
+    assert_eq!(start.delegations[0].message, None);
+    let child = restored.child("d1").unwrap();
+    let inner = child.begin_turn(said("please continue", now + 6.0)).unwrap();
+    assert_eq!(inner.delegations.len(), 1);
+    assert_eq!(inner.delegations[0].call_id, "g1");
+    assert!(inner.delegations[0].message.as_deref().unwrap().contains("Goal: Read the number tests"));
+    assert!(child.child("g1").is_ok());
 }

@@ -18,8 +18,9 @@ use crate::session::approval::Proposal;
 use crate::session::config::OnLimit;
 use crate::session::delegate_call::Delegation;
 use crate::session::events::EventKind;
-use crate::session::exchange::{ApprovalOutcome, BeginTurn, NextCall, ToolMessage, ToolResult, TurnStart};
+use crate::session::exchange::{ApprovalOutcome, BeginTurn, NextCall, Resumption, ToolMessage, ToolResult, TurnStart};
 use crate::session::handoff::{Handoff, HandoffOptions, HandoffStatus};
+use crate::session::intent;
 use crate::text::cap;
 
 use super::turn::span;
@@ -134,6 +135,37 @@ impl Session {
         };
         self.emit(kind, now);
         Ok(start)
+    }
+
+    /// "continue" while the open turn's children are at work (the host restarted, or
+    /// lost their messages): the turn goes on rather than ending with them, and each
+    /// child is handed back with what to tell its model. The turn's clock and theirs
+    /// start again, as a new turn's would: the time away was no one's.
+    pub(super) fn go_on(&mut self, message: &str, now: f64) -> Option<TurnStart> {
+        if self.children.is_empty() || !intent::is_continue(message) {
+            return None;
+        }
+        self.restart_clock(now);
+        let delegations = self
+            .children
+            .iter()
+            .map(|c| Resumption {
+                call_id: c.call_id.clone(),
+                message: c.session.children.is_empty().then(|| c.session.resume_block()),
+            })
+            .collect();
+        Some(TurnStart { turn: self.turns, message: message.to_owned(), next: self.next_call(now), delegations })
+    }
+
+    fn restart_clock(&mut self, now: f64) {
+        if let Some(turn) = self.turn.as_mut() {
+            turn.started_at = now;
+            turn.waited_ms = 0.0;
+            turn.paused_at = turn.paused_at.map(|_| now);
+        }
+        for child in &mut self.children {
+            child.session.restart_clock(now);
+        }
     }
 
     /// The child at work on delegation `call_id`, to drive as any session.

@@ -261,6 +261,21 @@ pub struct TurnStart {
     /// The user message to send the model.
     pub message: String,
     pub next: NextCall,
+    /// Not empty when "continue" came while sub-agents were at work: the turn goes on,
+    /// and these are its children, to resume. Send this session's model nothing until
+    /// their capsules are in.
+    pub delegations: Vec<Resumption>,
+}
+
+/// A child at work that a "continue" resumes.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Resumption {
+    pub call_id: String,
+    /// For its model, where the host lost its messages: its goal, what it has done, what
+    /// comes next. Null when it waits on sub-agents of its own: resume it as its parent,
+    /// with `child(callId).beginTurn` and the same message.
+    pub message: Option<String>,
 }
 
 /// What `handleToolResults` returns.

@@ -137,11 +137,15 @@ impl Session {
     }
 
     /// Starts a turn with a user message. A turn still open is abandoned (its proposals
-    /// can no longer be approved). When a plan review waits for this user and chat (in
+    /// can no longer be approved), unless it is "continue" while sub-agents of the turn
+    /// are at work: the turn then goes on with them. When a plan review waits for this user and chat (in
     /// this session, or passed in by a host that kept it), the message is read as feedback
     /// on the plan: it goes to the model behind a `<plan_feedback>` block, once.
     pub fn begin_turn(&mut self, mut input: BeginTurn) -> Result<TurnStart> {
         let now = input.now_ms;
+        if let Some(start) = self.go_on(&input.message, now) {
+            return Ok(start);
+        }
         // Turn numbers never repeat: a proposal of an abandoned turn must never pass for
         // one of the next.
         let number = self.turns.checked_add(1).ok_or_else(|| {
@@ -165,10 +169,7 @@ impl Session {
         self.turns = number;
         let mut message = input.message.clone();
         if resume {
-            let (done, next) = self.done_and_next();
-            let (goal, plan) = (self.goal(), self.plan_text());
-            let block = prompts::resume(self.config.language, goal.trim(), plan.trim(), &done, next.as_deref());
-            message = format!("{block}\n\n{message}");
+            message = format!("{}\n\n{message}", self.resume_block());
         }
         if let Some(review) = &review {
             message = format!("{}\n\n{message}", review::feedback_block(review, &input.message));
@@ -204,7 +205,7 @@ impl Session {
             let kind = EventKind::PlanResumed { plan_id: plan.id.clone(), step_index: plan.current_step_index };
             self.emit(kind, now);
         }
-        Ok(TurnStart { turn: self.turns, message, next: self.next_call(now) })
+        Ok(TurnStart { turn: self.turns, message, next: self.next_call(now), delegations: Vec::new() })
     }
 
     /// Takes a model response and decides what happens next.

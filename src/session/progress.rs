@@ -174,6 +174,14 @@ impl Session {
 
     /// The goal: the plan's, else the text-tracked plan's, else the message that started
     /// the turn.
+    /// What the model is told when the user asks it to go on with this session's work:
+    /// the goal, what is done, what comes next, the plan.
+    pub(super) fn resume_block(&self) -> String {
+        let (done, next) = self.done_and_next();
+        let (goal, plan) = (self.goal(), self.plan_text());
+        prompts::resume(self.config.language, goal.trim(), plan.trim(), &done, next.as_deref())
+    }
+
     pub(super) fn goal(&self) -> String {
         if let Some(plan) = &self.plan {
             return plan.goal.clone();

@@ -1027,6 +1027,17 @@ export type ReportedProgress = {
     completionPercentage: number | null;
 };
 
+/** A child at work that a "continue" resumes. */
+export type Resumption = {
+    callId: string;
+    /**
+     * For its model, where the host lost its messages: its goal, what it has done, what
+     * comes next. None when it waits on sub-agents of its own: resume it as its parent,
+     * with `child(callId).beginTurn` and the same message.
+     */
+    message: string | null;
+};
+
 /** How long a grant lasts. */
 export type Scope = "once" | "always";
 
@@ -1539,6 +1550,12 @@ export type TurnStart = {
     /** The user message to send the model. */
     message: string;
     next: NextCall;
+    /**
+     * Not empty when "continue" came while sub-agents were at work: the turn goes on,
+     * and these are its children, to resume. Send this session's model nothing until
+     * their capsules are in.
+     */
+    delegations: Resumption[];
 };
 
 /**

@@ -83,6 +83,26 @@ test("a child's approval is answered on the parent, across a restart", () => {
   }
 });
 
+test("\"continue\" after a restart goes on with the child at work; its waiting write stays the user's to approve", () => {
+  const { parent } = delegating();
+  parent.beginDelegation("d1", 3);
+  parent.child("d1").handleModelResponse({ text: null, toolCalls: [{ id: "w1", name: "write_file", args: { path: "a" } }] }, 4);
+  const restored = Session.restore(JSON.stringify(parent.snapshot()));
+  const start = restored.beginTurn({ message: "continue", nowMs: 3_600_000 });
+  assert.equal(start.turn, 1);
+  assert.deepEqual(start.delegations.map((d) => d.callId), ["d1"]);
+  assert.match(start.delegations[0].message, /^<resume>\n[^]*Goal: Fix number reading in parse\.rs/);
+  // "continue" approves nothing: the proposal waits as it did, and is answered as before.
+  const [proposal] = restored.proposals();
+  assert.deepEqual([proposal.actionId, proposal.status], ["d1/act-1-1", "pending"]);
+  const outcome = restored.approve(proposal.actionId, { scope: "once" }, 3_600_001);
+  assert.deepEqual([outcome.delegation, outcome.resumed.type, outcome.resumed.calls.length], ["d1", "runTools", 1]);
+  // Anything else ends the turn and the child with it, as before.
+  const ended = Session.restore(JSON.stringify(parent.snapshot())).beginTurn({ message: "now the docs", nowMs: 3_600_000 });
+  assert.deepEqual(ended.delegations, []);
+  assert.equal(ended.turn, 2);
+});
+
 test("bad delegation calls are refused by name and change nothing", () => {
   const { parent } = delegating();
   const before = JSON.stringify(parent.snapshot());

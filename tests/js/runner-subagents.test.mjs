@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { ChainRunner } from "../../target/www/runner/chain.js";
-import { checkingStore, scriptedModel } from "./support/conversation.mjs";
+import { checkingStore, scriptedModel, strictModel } from "./support/conversation.mjs";
 import { planloop } from "./support/pkg.mjs";
 
 const { Session } = planloop;
@@ -82,9 +82,10 @@ test("a sub-agent's gated call waits for the user, is approved through the paren
   assert.match(results[1].content, /^Sub-agent capsule \(done\)\n[^]*Summary: Fixed number parsing in parse\.ts\./);
   assert.deepEqual(runner.session.todos().map((t) => t.status), ["completed"]);
   assert.ok(runner.session.steps().includes('[Act] d1 › write_file("parse.ts")'), runner.session.steps().join("\n"));
-  // The child's events come through with the parent's; only the parent's steps are saved.
+  // The child's events come through with the parent's. Each step is saved, the child's
+  // three with its conversation beside the parent's, which waits on d1 meanwhile.
   assert.deepEqual(events.filter((e) => /^Turn(Started|Paused|Resumed)$|^Delegation/.test(e)), ["TurnStarted", "DelegationStarted", "TurnStarted", "TurnPaused", "TurnResumed", "DelegationEnded"]);
-  assert.equal(store.saved.length, 2);
+  assert.equal(store.saved.length, 5);
 });
 
 test("without a sub-agent model the runner's own works the sub-agent, whose rejection and budget are the parent's", async () => {
@@ -136,6 +137,100 @@ test("a delegation beside a gated call runs once the user has answered, and the 
   assert.deepEqual(order, ["asked write_file", "sub-agent", "sub-agent"]);
   assert.equal(written.length, 1);
   const answered = model.requests[1].messages.filter((m) => m.role === "tool").map((m) => m.toolCallId);
-  assert.deepEqual(answered, ["t1", "d1", "w1"]);
+  // The approved call ran before the sub-agent: while one works, its parent waits on
+  // nothing but the delegate call (what a restart resumes).
+  assert.deepEqual(answered, ["t1", "w1", "d1"]);
   assert.deepEqual(model.requests[1].tools, []);
+});
+
+/** A model answering from `script` in order, throwing its errors as a provider would. */
+function failingModel(script) {
+  const left = [...script];
+  return strictModel(() => {
+    const next = left.shift();
+    if (next instanceof Error) throw next;
+    return next;
+  });
+}
+
+const fixed = { text: "Fixed number parsing in parse.ts.", toolCalls: [] };
+const answered = { text: "Number parsing is fixed.", toolCalls: [] };
+
+/** A child that reads, then fails (its process dies, or its provider throws); the runner
+ * that ran it, its store, and the models, which answer `then` afterwards. */
+async function diedInAChild(then = { parent: [], child: [] }) {
+  const { tools } = files();
+  const store = checkingStore();
+  const child = failingModel([{ text: "Reading it first.", toolCalls: [{ id: "r1", name: "read_file", args: { path: "parse.ts" } }] }, new Error("the process died"), ...then.child]);
+  const parent = failingModel([delegate, ...then.parent]);
+  const runner = new ChainRunner({ session: new Session(config), model: parent, subAgentModel: () => child, tools, store });
+  await assert.rejects(runner.send("Fix number parsing"), /the process died/);
+  return { runner, store, tools, parent, child };
+}
+
+/** A runner over `store`, after a restart, with the parent's and the child's next answers. */
+function restarted(store, tools, { parent = [answered], child = [fixed] } = {}) {
+  const parentModel = scriptedModel(parent);
+  const childModel = scriptedModel(child);
+  const runner = new ChainRunner({ session: new Session(config), model: parentModel, subAgentModel: () => childModel, tools, store });
+  return { runner, parentModel, childModel };
+}
+
+test("after a restart in the middle of a sub-agent, \"continue\" resumes it where it was, then its parent", async () => {
+  const { store, tools } = await diedInAChild();
+  const saved = JSON.parse(store.text);
+  assert.deepEqual(Object.keys(saved.children), ['["d1"]']);
+  const { runner, parentModel, childModel } = restarted(store, tools);
+  assert.equal(await runner.restore((snapshot) => Session.restore(snapshot)), true);
+  const outcome = await runner.send("continue");
+  assert.deepEqual(outcome, { type: "finalize", answer: "Number parsing is fixed.", exitReason: "final_answer" });
+  // The child's model goes on from its own conversation: the task, its read and its result.
+  const resumed = childModel.requests[0].messages.slice(1);
+  assert.deepEqual(resumed, saved.children['["d1"]']);
+  assert.deepEqual(resumed.map((m) => m.role), ["user", "assistant", "tool"]);
+  // The parent's model next reads the capsule as d1's result; "continue" is not put in
+  // its conversation, which waited on the delegate call.
+  const given = parentModel.requests[0].messages;
+  assert.equal(given.filter((m) => m.role === "user").length, 1);
+  const capsule = given.at(-1);
+  assert.deepEqual([capsule.role, capsule.toolCallId], ["tool", "d1"]);
+  assert.match(capsule.content, /^Sub-agent capsule \(done\)\n[^]*Fixed number parsing in parse\.ts\./);
+  assert.deepEqual(runner.session.todos().map((t) => t.status), ["completed"]);
+  assert.equal(runner.session.delegations().length, 0);
+});
+
+test("a sub-agent whose conversation was lost is resumed from the session's brief; without a restart, from its own", async () => {
+  const lost = await diedInAChild();
+  const state = JSON.parse(lost.store.text);
+  delete state.children;
+  lost.store.text = JSON.stringify(state);
+  const { runner, childModel } = restarted(lost.store, lost.tools);
+  await runner.restore((snapshot) => Session.restore(snapshot));
+  assert.equal((await runner.send("please continue")).type, "finalize");
+  const given = childModel.requests[0].messages.slice(1);
+  assert.equal(given.length, 1);
+  assert.equal(given[0].role, "user");
+  assert.match(given[0].content, /^<resume>\nYour work on this task was paused[^]*Goal: Fix number parsing in parse\.ts/);
+  // The same runner, after its provider threw: it kept the child's conversation.
+  const kept = await diedInAChild({ parent: [answered], child: [fixed] });
+  assert.equal((await kept.runner.send("continue")).type, "finalize");
+  const again = kept.child.requests.at(-1).messages.slice(1);
+  assert.deepEqual(again.map((m) => m.role), ["user", "assistant", "tool"]);
+  assert.match(again[0].content, /Task: Fix number parsing in parse\.ts/);
+  assert.deepEqual(kept.runner.messages.filter((m) => m.toolCallId === "d1").length, 1);
+  assert.deepEqual(kept.runner.session.todos().map((t) => t.status), ["completed"]);
+});
+
+test("after a restart in the middle of a sub-agent, another message ends the turn and the sub-agent with it", async () => {
+  const { store, tools } = await diedInAChild();
+  const { runner, parentModel, childModel } = restarted(store, tools, {
+    parent: [{ text: null, toolCalls: [{ id: "t2", name: "write_todos", args: list("completed") }] }, { text: "Here are the docs.", toolCalls: [] }],
+  });
+  await runner.restore((snapshot) => Session.restore(snapshot));
+  assert.equal((await runner.send("Forget that: show me the docs")).type, "finalize");
+  assert.equal(childModel.requests.length, 0);
+  assert.equal(runner.session.delegations().length, 0);
+  const d1 = parentModel.requests[0].messages.find((m) => m.role === "tool" && m.toolCallId === "d1");
+  assert.equal(d1.content, "Not run: the turn ended before this call ran.");
+  assert.equal(parentModel.requests[0].messages.at(-1).content, "Forget that: show me the docs");
 });

@@ -12,6 +12,7 @@ import type {
   PlanReview,
   PromptParts,
   Proposal,
+  Resumption,
   Session,
   ToolCall,
   ToolDefinition,
@@ -77,20 +78,22 @@ export type TurnOutcome =
 
 /** A conversation the runner drives: the user's with the session, or a sub-agent's with
  * the child session of a delegation, kept only while the child works (its capsule is what
- * the parent's conversation keeps). Both go through one loop. */
+ * the parent's conversation keeps). Both go through one loop, and are saved after each
+ * step. */
 interface Conversation {
   session: Session;
   model: ChatModel;
   messages: ChatMessage[];
-  /** The user's conversation is saved after each step; a sub-agent's is not, since the
-   * parent's stays waiting on the delegate call until the child is done. */
-  saved: boolean;
+  /** The delegate calls it descends from: none for the user's. */
+  path: string[];
 }
 
-/** What a runner keeps besides the session: the conversation. */
+/** What a runner keeps besides the session: the conversation, and those of the sub-agents
+ * at work, by their path (`JSON.stringify` of its call ids), for "continue" to resume. */
 interface Saved {
   snapshot: unknown;
   messages: ChatMessage[];
+  children?: Record<string, unknown>;
 }
 
 /** A model response the session refused (planloop's error is the `cause`: more calls than a
@@ -111,6 +114,10 @@ export class ResponseRefusedError extends Error {
 
 export class ChainRunner {
   private readonly main: Conversation;
+  /** The sub-agents at work, by path; and those a restore brought back, until the next
+   * message resumes them or ends their turn. */
+  private readonly working = new Map<string, Conversation>();
+  private resumable = new Map<string, ChatMessage[]>();
   private readonly options: RunnerOptions;
   private readonly now: () => number;
   /** The work in progress: each `send` and `restore` starts when the one before it ends. */
@@ -119,7 +126,7 @@ export class ChainRunner {
 
   constructor(options: RunnerOptions) {
     this.options = options;
-    this.main = { session: options.session, model: options.model, messages: [], saved: true };
+    this.main = { session: options.session, model: options.model, messages: [], path: [] };
     this.now = options.now ?? Date.now;
   }
 
@@ -147,7 +154,8 @@ export class ChainRunner {
     return this.running > 0;
   }
 
-  /** Restores the session and the conversation from the store, if it holds one. A saved
+  /** Restores the session and the conversation from the store, if it holds one; saved in
+   * the middle of a sub-agent's work, "continue" resumes it where it was. A saved
    * conversation a provider would refuse (one written before this runner kept it well-formed)
    * is mended; what is not a conversation at all is refused with a TypeError, and the
    * runner keeps what it had. */
@@ -156,9 +164,13 @@ export class ChainRunner {
       const text = await this.options.store?.load();
       if (text == null) return false;
       const saved = JSON.parse(text) as Partial<Saved> | null;
-      const messages = mend(readConversation(saved?.messages), "No result was saved for this call.");
-      this.session = restore(saved?.snapshot);
-      this.messages = messages;
+      const note = "No result was saved for this call.";
+      const conversation = readConversation(saved?.messages);
+      const children = Object.entries(saved?.children ?? {}).map(([path, messages]) => [path, mend(readConversation(messages), note)] as const);
+      const session = restore(saved?.snapshot);
+      this.session = session;
+      this.messages = mend(conversation, note, awaited(session));
+      this.resumable = new Map(children);
       return true;
     });
   }
@@ -173,7 +185,8 @@ export class ChainRunner {
       try {
         return await this.turn(message);
       } catch (error) {
-        this.messages = mend(this.messages, "No result: the turn stopped with an error.");
+        // (Sub-agents at work stay so: "continue" resumes them.)
+        this.messages = mend(this.messages, "No result: the turn stopped with an error.", awaited(this.session));
         throw error;
       }
     });
@@ -190,8 +203,23 @@ export class ChainRunner {
 
   private async turn(message: string): Promise<TurnOutcome> {
     const start = this.session.beginTurn({ message, nowMs: this.now() });
+    try {
+      if (start.delegations.length > 0) return await this.goOn(this.main, start.delegations, message);
+    } finally {
+      this.resumable.clear();
+    }
+    // A turn left with sub-agents at work ended with them.
+    this.messages = mend(this.messages, "Not run: the turn ended before this call ran.");
     this.messages.push({ role: "user", content: start.message });
     return this.drive(this.main, start.next.toolsWithheld);
+  }
+
+  /** "continue" while sub-agents were at work: resumes them (`resumed`), with their saved
+   * conversations or, lost, the message the session gives each, runs the delegations not
+   * begun, then goes on with the conversation that waited on them. */
+  private async goOn(c: Conversation, resumed: Resumption[], message: string): Promise<TurnOutcome> {
+    const next = await this.delegate(c, c.session.delegations(), { resumed, message });
+    return this.drive(c, (next ?? c.session.nextCall(this.now())).toolsWithheld);
   }
 
   /** Calls the conversation's model and follows the session's decisions until the turn
@@ -214,7 +242,7 @@ export class ChainRunner {
       // in a loop): each gets a result saying so before the conversation is saved.
       if (outcome.done) c.messages = mend(c.messages, "Not run: the turn ended before this call ran.");
       this.flush(c.session);
-      if (c.saved) await this.save();
+      await this.save();
       if (outcome.done) return outcome.done;
       toolsWithheld = outcome.toolsWithheld;
     }
@@ -246,6 +274,13 @@ export class ChainRunner {
     const settled = await Promise.allSettled(decision.proposals.map(decide));
     const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
     if (failed) throw failed.reason;
+    // The calls the user let through run first, so that while a sub-agent works its
+    // parent waits on nothing but delegate calls (all a restart then has to resume).
+    if (resumed?.type === "runTools") {
+      this.append(c, resumed.replies);
+      await this.run(c, resumed.calls);
+      resumed = { ...resumed, replies: [], calls: [] };
+    }
     // The sub-agents run once the user has answered what waits. They spend the turn's
     // budget, so their `next` is the one to go by.
     const next = await this.delegate(c, decision.delegations);
@@ -299,19 +334,33 @@ export class ChainRunner {
 
   /** Runs each delegation as a sub-agent: its child session, driven with the sub-agent
    * model, the same tools and the same approvals, until its turn is over; its capsule then
-   * answers the delegate call. Returns the last `next` (the children spent the parent's
-   * budget), or null when there was none. */
-  private async delegate(c: Conversation, delegations: Delegation[]): Promise<NextCall | null> {
+   * answers the delegate call. A child `continuing` names is resumed rather than begun.
+   * Returns the last `next` (the children spent the parent's budget), or null when there
+   * was none. */
+  private async delegate(c: Conversation, delegations: Delegation[], continuing?: { resumed: Resumption[]; message: string }): Promise<NextCall | null> {
     let next: NextCall | null = null;
     for (const delegation of delegations) {
-      const start = c.session.beginDelegation(delegation.callId, this.now());
+      const path = [...c.path, delegation.callId];
+      const key = JSON.stringify(path);
+      const resumed = continuing?.resumed.find((r) => r.callId === delegation.callId);
+      const start = resumed ? null : c.session.beginDelegation(delegation.callId, this.now());
       // The parent's events so far come before the child's.
       this.flush(c.session);
       const model = this.options.subAgentModel?.(delegation) ?? this.options.model;
-      const child: Conversation = { session: c.session.child(delegation.callId), model, messages: [{ role: "user", content: start.message }], saved: false };
+      const brief = start?.message ?? resumed?.message;
+      const messages = this.resumable.get(key) ?? (brief == null ? [] : [{ role: "user" as const, content: brief }]);
+      const child: Conversation = { session: c.session.child(delegation.callId), model, messages, path };
+      this.working.set(key, child);
       try {
-        await this.drive(child, start.next.toolsWithheld);
+        if (start !== null) await this.drive(child, start.next.toolsWithheld);
+        else if (resumed?.message === null) await this.goOn(child, child.session.beginTurn({ message: continuing!.message, nowMs: this.now() }).delegations, continuing!.message);
+        else await this.drive(child, child.session.nextCall(this.now()).toolsWithheld);
+      } catch (error) {
+        // Kept for a "continue" in this runner, as a restore would bring it back.
+        this.resumable.set(key, mend(child.messages, "No result: the turn stopped with an error.", awaited(child.session)));
+        throw error;
       } finally {
+        this.working.delete(key);
         // A child's handle holds no state (the child lives in its parent): release it now.
         child.session.free();
       }
@@ -331,9 +380,15 @@ export class ChainRunner {
   }
 
   private async save(): Promise<void> {
-    const saved: Saved = { snapshot: this.session.snapshot(), messages: this.messages };
+    const children = Object.fromEntries([...this.working].map(([key, c]) => [key, c.messages]));
+    const saved: Saved = { snapshot: this.session.snapshot(), messages: this.messages, ...(this.working.size > 0 ? { children } : {}) };
     await this.options.store?.save(JSON.stringify(saved));
   }
+}
+
+/** The delegate calls `session` waits on, whose results are its sub-agents' to give. */
+function awaited(session: Session): Set<string> {
+  return new Set(session.delegations().map((d) => d.callId));
 }
 
 /** A response's tool calls as the conversation records them. */

@@ -43,9 +43,10 @@ function fresh(base: string, taken: Set<string>): string {
 /** `messages` made a conversation providers accept, in one pass: a call whose id an earlier
  * call has gets one of its own (see `distinctIds`), and so does the first tool message
  * after it that answers it by the old id; a tool message that answers no open call is
- * dropped; a call still open when its answers end gets a result saying `note`. A
- * well-formed conversation comes back as it was. */
-export function mend(messages: readonly ChatMessage[], note: string): ChatMessage[] {
+ * dropped; a call still open when its answers end gets a result saying `note`, except a
+ * call of the last message in `awaited` (a sub-agent's, still at work). A well-formed
+ * conversation comes back as it was. */
+export function mend(messages: readonly ChatMessage[], note: string, awaited: ReadonlySet<string> = new Set()): ChatMessage[] {
   const out: ChatMessage[] = [];
   const taken = new Set<string>();
   // The last assistant message's calls (with their ids here), and those still open, by
@@ -53,9 +54,9 @@ export function mend(messages: readonly ChatMessage[], note: string): ChatMessag
   let calls: ToolCall[] = [];
   let open = new Map<string, { calls: ToolCall[]; next: number }>();
   const answered = new Set<string>();
-  const close = () => {
+  const close = (leave: ReadonlySet<string> = new Set()) => {
     for (const call of calls) {
-      if (!answered.has(call.id)) out.push({ role: "tool", toolCallId: call.id, name: call.name, content: note, isError: true });
+      if (!answered.has(call.id) && !leave.has(call.id)) out.push({ role: "tool", toolCallId: call.id, name: call.name, content: note, isError: true });
     }
     calls = [];
     open = new Map();
@@ -85,7 +86,7 @@ export function mend(messages: readonly ChatMessage[], note: string): ChatMessag
     });
     out.push(calls.every((call, i) => call === m.toolCalls[i]) ? m : { ...m, toolCalls: calls });
   }
-  close();
+  close(awaited);
   return out;
 }
 

@@ -5,8 +5,9 @@ import assert from "node:assert/strict";
 /** Throws unless `messages` is a conversation an OpenAI-compatible (or Anthropic) provider
  * accepts: each assistant tool call answered by one tool message before the next
  * message of another role, no tool message answering anything else, no two tool calls
- * with one id anywhere in it, no two assistant messages in a row. */
-export function assertWellFormed(messages, where) {
+ * with one id anywhere in it, no two assistant messages in a row. Calls of the last
+ * message in `awaited` may be open (delegations whose sub-agents are at work). */
+export function assertWellFormed(messages, where, awaited = new Set()) {
   const ids = new Set();
   let open = new Set();
   let previous = null;
@@ -28,7 +29,8 @@ export function assertWellFormed(messages, where) {
     }
     previous = m.role;
   }
-  assert.equal(open.size, 0, `${where}: ${[...open]} never answered`);
+  const unanswered = [...open].filter((id) => !awaited.has(id));
+  assert.equal(unanswered.length, 0, `${where}: ${unanswered} never answered`);
 }
 
 /** A ChatModel that answers each request with `next(request)` and, first, refuses (throws)
@@ -56,8 +58,8 @@ export function scriptedModel(script) {
 
 const tick = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A store that checks every conversation it is given (after `saveDelay` ms) and loads
- * the last one. */
+/** A store that checks every conversation it is given (after `saveDelay` ms), those of the
+ * sub-agents at work included, and loads the last one. */
 export function checkingStore(saveDelay = 0) {
   const saved = [];
   const store = {
@@ -65,8 +67,14 @@ export function checkingStore(saveDelay = 0) {
     text: null,
     async save(text) {
       if (saveDelay > 0) await tick(saveDelay);
-      assertWellFormed(JSON.parse(text).messages, `save ${saved.length + 1}`);
-      saved.push(JSON.parse(text).messages);
+      const state = JSON.parse(text);
+      const where = `save ${saved.length + 1}`;
+      // A conversation may wait on the delegate calls of its sub-agents at work.
+      const paths = Object.keys(state.children ?? {}).map((key) => JSON.parse(key));
+      const below = (path) => new Set(paths.filter((p) => p.length === path.length + 1 && path.every((id, i) => p[i] === id)).map((p) => p.at(-1)));
+      assertWellFormed(state.messages, where, below([]));
+      for (const [key, messages] of Object.entries(state.children ?? {})) assertWellFormed(messages, `${where}, sub-agent ${key}`, below(JSON.parse(key)));
+      saved.push(state.messages);
       store.text = text;
     },
     load: () => store.text,
