@@ -219,6 +219,11 @@ test("a sub-agent whose conversation was lost is resumed from the session's brie
   assert.match(again[0].content, /Task: Fix number parsing in parse\.ts/);
   assert.deepEqual(kept.runner.messages.filter((m) => m.toolCallId === "d1").length, 1);
   assert.deepEqual(kept.runner.session.todos().map((t) => t.status), ["completed"]);
+  // Failing again once resumed, it keeps what it did since.
+  const twice = await diedInAChild({ parent: [answered], child: [{ text: null, toolCalls: [{ id: "r2", name: "read_file", args: { path: "lex.ts" } }] }, new Error("the process died"), fixed] });
+  await assert.rejects(twice.runner.send("continue"), /the process died/);
+  assert.equal((await twice.runner.send("continue")).type, "finalize");
+  assert.deepEqual(twice.child.requests.at(-1).messages.slice(1).map((m) => m.role), ["user", "assistant", "tool", "assistant", "tool"]);
 });
 
 test("after a restart in the middle of a sub-agent, another message ends the turn and the sub-agent with it", async () => {

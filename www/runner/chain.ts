@@ -203,12 +203,9 @@ export class ChainRunner {
 
   private async turn(message: string): Promise<TurnOutcome> {
     const start = this.session.beginTurn({ message, nowMs: this.now() });
-    try {
-      if (start.delegations.length > 0) return await this.goOn(this.main, start.delegations, message);
-    } finally {
-      this.resumable.clear();
-    }
+    if (start.delegations.length > 0) return this.goOn(this.main, start.delegations, message);
     // A turn left with sub-agents at work ended with them.
+    this.resumable.clear();
     this.messages = mend(this.messages, "Not run: the turn ended before this call ran.");
     this.messages.push({ role: "user", content: start.message });
     return this.drive(this.main, start.next.toolsWithheld);
@@ -349,6 +346,7 @@ export class ChainRunner {
       const model = this.options.subAgentModel?.(delegation) ?? this.options.model;
       const brief = start?.message ?? resumed?.message;
       const messages = this.resumable.get(key) ?? (brief == null ? [] : [{ role: "user" as const, content: brief }]);
+      this.resumable.delete(key);
       const child: Conversation = { session: c.session.child(delegation.callId), model, messages, path };
       this.working.set(key, child);
       try {
