@@ -519,3 +519,22 @@ fn only_continue_resumes_children_and_a_child_waiting_on_its_own_is_resumed_as_a
     assert!(inner.delegations[0].message.as_deref().unwrap().contains("Goal: Read the number tests"));
     assert!(child.child("g1").is_ok());
 }
+
+#[test]
+fn a_result_for_a_delegation_whose_child_is_at_work_is_refused_and_changes_nothing() {
+    let (mut d, _) = parent_delegating(gated());
+    let now = d.tick(1.0);
+    d.session.begin_delegation("d1", now).unwrap();
+    respond(d.session.child("d1").unwrap(), "", vec![call("w1", "write_file", "{}")], now);
+    let before = d.session.snapshot_json().unwrap();
+    let refused = d.session.handle_tool_results(vec![ok("d1", "done by hand")], now + 1.0).unwrap_err();
+    assert_eq!(
+        refused.data.issues.unwrap()[0].message(),
+        "The delegate call \"d1\" has a sub-agent at work: end it with finishDelegation"
+    );
+    assert_eq!(d.session.snapshot_json().unwrap(), before);
+    // Still whole: it restores, and its child's proposal is answered on it.
+    let mut restored = Session::restore_json(&before).unwrap();
+    assert_eq!(restored.proposals().len(), 1);
+    assert!(restored.finish_delegation("d1", HandoffOptions::default(), now + 2.0).is_ok());
+}

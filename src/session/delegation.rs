@@ -7,6 +7,7 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use crate::error::issue::{Issue, PathSegment};
 use crate::error::{Error, Result};
 use crate::json::decimals::Decimals;
 use crate::json::from_value::struct_from_value;
@@ -208,6 +209,18 @@ impl Session {
             ));
         }
         self.finish_with(delegation, child, options, now)
+    }
+
+    /// A refusal of `results` when one answers a delegation whose child is at work: its
+    /// capsule answers it (`finishDelegation`), or the child would work on for nothing and
+    /// the snapshot would no longer restore.
+    pub(super) fn children_answered(&self, results: &[ToolResult]) -> Option<Error> {
+        let (at, result) = results.iter().enumerate().find(|(_, r)| self.children.iter().any(|c| c.call_id == r.id))?;
+        let why = format!("The delegate call \"{}\" has a sub-agent at work: end it with finishDelegation", result.id);
+        Some(Error::invalid_argument(
+            "results",
+            vec![Issue::custom(why, vec![PathSegment::Index(at as u32), PathSegment::Key("id".into())])],
+        ))
     }
 
     /// The open turn's delegation `call_id`, still waiting for its capsule.

@@ -300,6 +300,9 @@ impl Session {
         // Check every id before changing anything.
         let answering = results::answering(&turn.pending, &results)?;
         let iteration = turn.iterations;
+        if let Some(refusal) = self.children_answered(&results) {
+            return Err(refusal);
+        }
         let mut messages = Vec::with_capacity(results.len());
         for (result, call) in results.into_iter().zip(answering) {
             messages.push(self.record_result(result, call, iteration, now));

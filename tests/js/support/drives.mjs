@@ -73,7 +73,10 @@ function next(c, host, step) {
   }
   if (host.delegations.length > 0 && c.chance(0.4)) {
     const id = c.chance(0.9) ? c.pick(host.delegations) : "nobody";
-    return { op: c.chance(0.7) ? "beginDelegation" : "finishDelegation", id };
+    const roll = c.int(10);
+    // A careless host answers a delegate call itself, its sub-agent at work or not.
+    if (roll === 0) return { op: "handleToolResults", results: [{ id, output: "done by hand" }] };
+    return { op: roll <= 7 ? "beginDelegation" : "finishDelegation", id };
   }
   const roll = c.int(16);
   if (roll === 0) return { op: "beginTurn", input: { message: c.pick(MESSAGES) } };
@@ -167,6 +170,7 @@ function observe(host, input, outcome) {
     host.children = [];
   }
   if (input.op === "beginDelegation") host.children.push(input.id);
+  if (input.op === "handleToolResults") host.delegations = host.delegations.filter((id) => !input.results.some((r) => r.id === id));
   if (input.op === "finishDelegation") {
     host.delegations = host.delegations.filter((id) => id !== input.id);
     host.children = host.children.filter((id) => id !== input.id);
