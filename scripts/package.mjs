@@ -56,8 +56,9 @@ for (const name of MIDDLEWARE) {
   for (const extension of ["d.ts", "d.mts"]) writeFileSync(path(`pkg/${name}.${extension}`), dts);
 }
 // The types the middleware's declarations import from their helpers: `./turn.js` (the
-// state they keep), `./approval.js` (AI SDK 7's tool approval).
-const DECLARED = ["turn", "approval"];
+// state they keep), `./approval.js` (AI SDK 7's tool approval), `./sub-agent.js` (the AI
+// SDK's sub-agent tool) and the prompt shapes it reads (`./prompt.js`).
+const DECLARED = ["turn", "approval", "sub-agent", "prompt"];
 for (const name of DECLARED) copyFileSync(path(`target/www/middleware/${name}.d.ts`), path(`pkg/${name}.d.ts`));
 
 // An entry as both module systems resolve it.

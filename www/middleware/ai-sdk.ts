@@ -8,15 +8,19 @@
 // approval flow (`needsApproval`, or AI SDK 7's `toolApproval` through
 // `planloop.toolApproval`), and each gated tool's `execute` checks that the SDK brings
 // the user's approval: a configuration that would run it without asking is refused.
+// `planloop.subAgent` makes a sub-agent tool whose child's gated calls wait for the user
+// on this run (`sub-agent.ts`).
 import { jsonSchema, type LanguageModelMiddleware, tool, type ToolSet } from "ai";
 import type { Handoff, HandoffOptions, Session, SessionSnapshot } from "planloop";
 
 import { type ToolApproval, type ToolApprovalFunction, approvedIn, gate, sameArgs } from "./approval.js";
 import { type Prompt, type ProviderMessage, type ProviderPart, lastUserMessage, responseOf, withSystem, withToolMessages } from "./prompt.js";
-import { type StreamPart, continuedStream } from "./stream.js";
+import { type StreamPart, continuedStream, streamOf } from "./stream.js";
+import { APPROVAL_TOOL, type SubAgentOptions, SubAgents, isApprovalCall, withoutApprovals } from "./sub-agent.js";
 import { Keeper, type PlanloopOptions, type Result, capsuleSessions, plannerDefinitions } from "./turn.js";
 
-export type { PlanloopOptions, ToolApproval, ToolApprovalFunction };
+export type { PlanloopOptions, SubAgentOptions, ToolApproval, ToolApprovalFunction };
+export type { SubAgentApproval, SubAgentOutput } from "./sub-agent.js";
 export type { ToolApprovalStatus } from "./approval.js";
 
 export interface Planloop {
@@ -39,6 +43,13 @@ export interface Planloop {
    * model to read, as a sub-agent tool's `toModelOutput` gives it, instead of the run's
    * transcript. */
   handoff(options?: HandoffOptions): Handoff;
+  /** A sub-agent tool: its `execute` runs a child agent (`model`, `tools`, `instructions`)
+   * inside this session, with the SDK's own loop, and gives the parent's model the
+   * child's capsule. A child's call that waits for the user is asked on this run, through
+   * the SDK's own approval flow, as a call of planloop's approval tool (which
+   * `tools()` adds). Give it to `tools()` under a name `config.delegation.toolNames`
+   * lists, with delegation enabled. */
+  subAgent(options: SubAgentOptions): ToolSet[string];
 }
 
 /** What a model call returns, as far as planloop reads and changes it. */
@@ -60,7 +71,12 @@ interface Model {
 
 export function createPlanloop(options: PlanloopOptions = {}): Planloop {
   const now = options.now ?? Date.now;
-  const keeper = new Keeper({ config: options.config, snapshot: options.snapshot }, now);
+  return planloopOf(new Keeper({ config: options.config, snapshot: options.snapshot }, now), now);
+}
+
+/** The AI SDK's planloop over `keeper`'s session (a session of its own, or a sub-agent's). */
+function planloopOf(keeper: Keeper, now: () => number): Planloop {
+  const subAgents = new SubAgents(keeper, now, (session) => planloopOf(new Keeper({ session }, now), now));
   /** The tools that came through `tools()`, planloop's own included, and those of them
    * whose `execute` checks for the user's approval. */
   const offered = new Set<string>();
@@ -68,8 +84,9 @@ export function createPlanloop(options: PlanloopOptions = {}): Planloop {
   /** A gated call the SDK ran without asking, said once more by the next model call. */
   let bypass: Error | null = null;
 
-  /** Hands the session what is new in the prompt; returns the call as the model gets it. */
-  function prepare(params: CallParams): CallParams {
+  /** Hands the session what is new in the prompt; returns the call as the model gets it,
+   * or, while a sub-agent waits for the user, the approval calls to answer it with. */
+  async function prepare(params: CallParams): Promise<{ call: CallParams } | { asks: ProviderPart[] }> {
     if (bypass !== null) {
       const error = bypass;
       bypass = null;
@@ -83,10 +100,13 @@ export function createPlanloop(options: PlanloopOptions = {}): Planloop {
     const prompt = params.prompt;
     const user = lastUserMessage(prompt);
     keeper.user(user);
+    const asks = await subAgents.beforeModelCall(prompt);
     keeper.results(prompt.flatMap((m) => (m.role === "tool" ? m.content.flatMap((part) => resultOf(part, guarded, keeper)) : [])));
-    const shown = withToolMessages(prompt, keeper.kept.written, user && { index: user.index, text: keeper.shown(user) });
+    if (asks.length > 0) return { asks };
+    const shown = withoutApprovals(withToolMessages(prompt, keeper.kept.written, user && { index: user.index, text: keeper.shown(user) }));
     const composed = withSystem(shown, (base) => keeper.systemPrompt(base));
-    return { ...params, prompt: composed, ...(keeper.kept.withhold ? { toolChoice: { type: "none" } } : {}) };
+    const tools = params.tools?.filter((t) => t.name !== APPROVAL_TOOL);
+    return { call: { ...params, prompt: composed, ...(tools !== undefined ? { tools } : {}), ...(keeper.kept.withhold ? { toolChoice: { type: "none" } } : {}) } };
   }
 
   /** Before a tool of yours runs. A call planloop holds runs only with the user's
@@ -120,7 +140,9 @@ export function createPlanloop(options: PlanloopOptions = {}): Planloop {
   const middleware = {
     specificationVersion: "v3",
     async wrapGenerate({ params, model }: { params: CallParams; model: Model }) {
-      let call = prepare(params);
+      const prepared = await prepare(params);
+      if ("asks" in prepared) return { content: prepared.asks, finishReason: ASKED, usage: NO_USAGE, warnings: [] };
+      let call = prepared.call;
       for (;;) {
         const result = await model.doGenerate(call);
         const { again, ending } = decide(call.prompt, result.content);
@@ -132,7 +154,9 @@ export function createPlanloop(options: PlanloopOptions = {}): Planloop {
       }
     },
     async wrapStream({ params, model }: { params: CallParams; model: Model }) {
-      const call = prepare(params);
+      const prepared = await prepare(params);
+      if ("asks" in prepared) return { stream: streamOf([{ type: "stream-start", warnings: [] }, ...prepared.asks, { type: "finish", finishReason: ASKED, usage: NO_USAGE }] as StreamPart[]) };
+      const call = prepared.call;
       const first = await model.doStream(call);
       return {
         ...first,
@@ -153,7 +177,9 @@ export function createPlanloop(options: PlanloopOptions = {}): Planloop {
     middleware,
     tools<T extends ToolSet>(tools: T): T & ToolSet {
       const gated: ToolSet = {};
+      let subAgentsGiven = false;
       for (const [name, given] of Object.entries(tools)) {
+        if (subAgents.register(name, given)) subAgentsGiven = true;
         const own = given.needsApproval;
         const run = given.execute;
         gated[name] = {
@@ -181,6 +207,10 @@ export function createPlanloop(options: PlanloopOptions = {}): Planloop {
         offered.add(name);
         if (typeof run === "function") guarded.add(name);
       }
+      if (subAgentsGiven) {
+        gated[APPROVAL_TOOL] = subAgents.approvalTool();
+        offered.add(APPROVAL_TOOL);
+      }
       for (const definition of plannerDefinitions(keeper.session)) {
         gated[definition.name] = tool({
           description: definition.description,
@@ -191,15 +221,20 @@ export function createPlanloop(options: PlanloopOptions = {}): Planloop {
       }
       return gated as T & ToolSet;
     },
-    toolApproval: (yours?: ToolApproval) => gate(yours, (callId) => keeper.held(callId)),
+    toolApproval: (yours?: ToolApproval) => gate(yours, (callId) => keeper.held(callId) || isApprovalCall(callId)),
     snapshot: () => keeper.session.snapshot(),
     handoff: (handoffOptions?: HandoffOptions) => {
       const capsule = keeper.session.handoff(handoffOptions, now());
       capsuleSessions.set(capsule, keeper.session.snapshot());
       return capsule;
     },
+    subAgent: (subAgentOptions: SubAgentOptions) => subAgents.tool(subAgentOptions),
   };
 }
+
+/** How a model call answered with planloop's approval calls ends, and what it used. */
+const ASKED = { unified: "tool-calls", raw: undefined };
+const NO_USAGE = { inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 0, text: 0, reasoning: 0 } };
 
 /** A tool-result part as a Result. A denied approval carries its reason as output; so
  * does a call planloop still holds of a tool that checks for approval: it did not run

@@ -79,25 +79,45 @@ export function gate(yours: ToolApproval | undefined, held: (callId: string) => 
 }
 
 /** The parts of `message` if it is one of `role`'s. */
-function partsOf(message: unknown, role: string): Record<string, unknown>[] {
+export function partsOf(message: unknown, role: string): Record<string, unknown>[] {
   const content = own(message, "role") === role ? own(message, "content") : undefined;
   return Array.isArray(content) ? content.filter((p): p is Record<string, unknown> => typeof p === "object" && p !== null) : [];
 }
 
+/** The user's answer to a call's approval request. */
+export interface Answer {
+  approved: boolean;
+  reason?: string;
+}
+
 /**
- * Whether `messages` (those the SDK hands a tool's `execute`) carry the user's approval
- * of call `callId`: in the last message, where the SDK reads approvals from, an approved
- * response to a request for that call which the SDK did not answer itself. The SDK runs
- * an approved call with these messages; a call it runs without asking has none.
+ * The user's answers in `messages` (those the SDK hands a tool's `execute`), by call id:
+ * in the last message, where the SDK reads approvals from, the responses to requests of
+ * those calls. An approval counts only for a request the SDK did not answer itself.
  */
-export function approvedIn(messages: unknown, callId: string): boolean {
-  if (!Array.isArray(messages) || messages.length === 0) return false;
-  const approved = new Set<string>();
+export function answersIn(messages: unknown): Map<string, Answer> {
+  const answers = new Map<string, Answer>();
+  if (!Array.isArray(messages) || messages.length === 0) return answers;
+  const responses = new Map<string, Answer>();
   for (const part of partsOf(messages[messages.length - 1], "tool")) {
-    if (part.type === "tool-approval-response" && part.approved === true && typeof part.approvalId === "string") approved.add(part.approvalId);
+    if (part.type !== "tool-approval-response" || typeof part.approvalId !== "string") continue;
+    responses.set(part.approvalId, { approved: part.approved === true, ...(typeof part.reason === "string" ? { reason: part.reason } : {}) });
   }
-  if (approved.size === 0) return false;
-  return messages.some((message) => partsOf(message, "assistant").some((p) => p.type === "tool-approval-request" && p.toolCallId === callId && p.isAutomatic !== true && typeof p.approvalId === "string" && approved.has(p.approvalId)));
+  if (responses.size === 0) return answers;
+  for (const message of messages) {
+    for (const p of partsOf(message, "assistant")) {
+      const answer = p.type === "tool-approval-request" && typeof p.approvalId === "string" ? responses.get(p.approvalId) : undefined;
+      if (answer === undefined || typeof p.toolCallId !== "string" || (answer.approved && p.isAutomatic === true)) continue;
+      answers.set(p.toolCallId, answer);
+    }
+  }
+  return answers;
+}
+
+/** Whether `messages` carry the user's approval of call `callId` (`answersIn`). The SDK
+ * runs an approved call with these messages; a call it runs without asking has none. */
+export function approvedIn(messages: unknown, callId: string): boolean {
+  return answersIn(messages).get(callId)?.approved === true;
 }
 
 /** JSON text of `value` with each object's keys in order. */

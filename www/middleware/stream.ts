@@ -78,3 +78,13 @@ export function continuedStream(first: ReadableStream<StreamPart>, decide: (cont
     },
   });
 }
+
+/** A stream of `parts`, for a model call planloop answers itself. */
+export function streamOf(parts: StreamPart[]): ReadableStream<StreamPart> {
+  return new ReadableStream<StreamPart>({
+    start(controller) {
+      for (const part of parts) controller.enqueue(part);
+      controller.close();
+    },
+  });
+}

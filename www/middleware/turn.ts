@@ -3,7 +3,7 @@
 // its action id), the tool messages planloop wrote, and whether the next model call goes
 // without tools. Each middleware reads its framework's messages and hands them here; the
 // Session decides. The kept state is plain JSON, so a framework can persist it.
-import { type Decision, type ModelResponse, Session, type SessionConfig, type SessionSnapshot, type ToolDefinition } from "planloop";
+import { type Decision, type Handoff, type ModelResponse, Session, type SessionConfig, type SessionSnapshot, type ToolDefinition } from "planloop";
 
 /** How a middleware makes its session. */
 export interface PlanloopOptions {
@@ -123,9 +123,14 @@ export class Keeper {
   /** Sub-agents' sessions by the call they answer, until its result comes (not kept). */
   private readonly children = new Map<string, SessionSnapshot>();
 
-  constructor(from: { config?: SessionConfig; saved?: Saved | undefined; snapshot?: SessionSnapshot | string | undefined }, now: () => number) {
+  /** `session`: a session made elsewhere to keep, such as a sub-agent's inside its parent. */
+  constructor(from: { config?: SessionConfig; saved?: Saved | undefined; snapshot?: SessionSnapshot | string | undefined; session?: Session }, now: () => number) {
     this.now = now;
-    if (from.saved !== undefined) {
+    if (from.session !== undefined) {
+      this.session = from.session;
+      // Its parent began its turn with the task: the first user message it is run with is that turn's.
+      this.kept = { ...kept(this.session, now()), turn: null };
+    } else if (from.saved !== undefined) {
       const { snapshot, ...saved } = from.saved;
       this.session = Session.restore(snapshot);
       this.kept = upgraded(saved, this.session);
@@ -172,7 +177,7 @@ export class Keeper {
     const given: Result[] = [];
     const taken: string[] = [];
     for (const result of results) {
-      if (!(result.id in this.kept.awaited)) continue;
+      if (!(result.id in this.kept.awaited) || this.childWaits(result.id)) continue;
       const actionId = this.kept.awaited[result.id]!;
       const child = this.childOf(result);
       if (actionId !== null && result.denied === true) {
@@ -213,11 +218,22 @@ export class Keeper {
     return child !== undefined && this.session.delegations().some((d) => d.callId === result.id) ? child : undefined;
   }
 
-  /** Ends delegation `callId` with the capsule of `child`, the sub-agent that ran it. */
-  private delegated(callId: string, child: SessionSnapshot): void {
+  /** Whether delegation `callId`'s child, inside this session, waits for the user: what
+   * its tool returned meanwhile is not its result (its capsule will be). */
+  private childWaits(callId: string): boolean {
+    return this.session.proposals().some((p) => p.status === "pending" && p.chain?.some((link) => link.callId === callId) === true);
+  }
+
+  /** Ends delegation `callId` with its child's capsule (`child`: the snapshot of a
+   * sub-agent that ran as a session of its own; without it, the child inside this
+   * session): the capsule is the call's result, awaited no more. */
+  delegated(callId: string, child?: SessionSnapshot): Handoff {
     const outcome = this.session.finishDelegation(callId, undefined, this.now(), child);
     for (const m of outcome.messages) this.kept.written[m.toolCallId] = { content: m.content, isError: m.isError };
     this.kept.withhold = outcome.next.toolsWithheld;
+    delete this.kept.awaited[callId];
+    this.children.delete(callId);
+    return outcome.capsule;
   }
 
   /** planloop's system prompt, the caller's own (`base`) first. */
