@@ -110,32 +110,12 @@ for (const { major, ai, Mock, createPlanloop } of majors) {
       assert.deepEqual({ iterations, delegated, total: planloop.session.progress().iterations }, { iterations: 3, delegated: 2, total: 5 });
     });
   }
-}
 
-for (const { major, ai, Mock, createPlanloop } of majors) {
-  const seven = major === "AI SDK 7";
-  const childTools = (done) => ({
-    reset_branch: ai.tool({ description: "Reset the branch", inputSchema: ai.jsonSchema({ type: "object", properties: { to: { type: "string" } }, required: ["to"] }), execute: async ({ to }) => (done.push(to), `reset to ${to}`) }),
-  });
-  const world = ({ parentScript, childScript, done, snapshot, now = 1_000 }) => {
-    const planloop = snapshot === undefined ? createPlanloop({ config: CONFIG, now: () => now }) : createPlanloop({ snapshot, now: () => now });
-    const parentModel = scripted(Mock, parentScript);
-    const childModel = scripted(Mock, childScript);
-    const research = planloop.subAgent({ description: "Hand a task to a sub-agent", model: childModel, tools: childTools(done) });
-    const options = { model: ai.wrapLanguageModel({ model: parentModel, middleware: planloop.middleware }), tools: planloop.tools({ research }), stopWhen: ai.stepCountIs(8), ...(seven ? { toolApproval: planloop.toolApproval() } : {}) };
-    return { planloop, parentModel, childModel, options };
-  };
   const run = async (options, messages) => {
     const r = await ai.generateText({ ...options, messages });
     messages.push(...(r.responseMessages ?? r.response.messages));
     return r;
   };
-  const requests = (result) => result.content.filter((p) => p.type === "tool-approval-request" && !p.isAutomatic);
-  const answers = (result, approved, reason) => ({
-    role: "tool",
-    content: requests(result).map((p) => ({ type: "tool-approval-response", approvalId: p.approvalId, approved, ...(reason ? { reason } : {}) })),
-  });
-  const resultIn = (prompt, id) => prompt.filter((m) => m.role === "tool").flatMap((m) => m.content).find((p) => p.toolCallId === id);
   /** The output the app's messages hold for call `id`. */
   const outputIn = (messages, id) => resultIn(messages, id)?.output.value;
   const textOf = (message) => (typeof message.content === "string" ? message.content : message.content.map((p) => p.text ?? "").join(""));
@@ -160,6 +140,15 @@ for (const { major, ai, Mock, createPlanloop } of majors) {
     const [parentPrompt] = after.parentModel.doGenerateCalls.map((c) => c.prompt);
     assert.match(resultIn(parentPrompt, "r1").output.value, /^Sub-agent capsule \(done\)\nGoal: Reset the branch to main\nSummary: Reset the branch to main\./);
     assert.deepEqual(after.planloop.session.todos().map((t) => t.status), ["completed"]);
+    // A later message, in yet another process: the parent's model reads r1 answered by the
+    // capsule still, not by what the app kept for it (that the sub-agent waited).
+    assert.match(outputIn(messages, "r1"), /^Sub-agent r1 waits for the user's approval/);
+    messages.push({ role: "user", content: "What did it reset?" });
+    const later = world({ parentScript: [{ text: "It reset main." }], childScript: [], done, snapshot: JSON.stringify(after.planloop.snapshot()), now: 120_000 });
+    assert.equal((await run(later.options, messages)).text, "It reset main.");
+    const [laterPrompt] = later.parentModel.doGenerateCalls.map((c) => c.prompt);
+    assert.match(resultIn(laterPrompt, "r1").output.value, /^Sub-agent capsule \(done\)\nGoal: Reset the branch to main/);
+    assert.doesNotMatch(JSON.stringify(laterPrompt), /planloop_approve_sub_agent|planloop-approve|waits for the user's approval/);
   });
 
   for (const restarted of [false, true]) {

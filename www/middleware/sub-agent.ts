@@ -79,11 +79,23 @@ export const isApprovalCall = (id: string) => ID.test(id);
 const shown = (p: Proposal) => `${p.tool}(${JSON.stringify(p.args)})`;
 
 /** The prompt without planloop's approval calls and their results: they are the user's
- * business, not the parent model's. */
+ * business, not the parent model's. What the last approval of a sub-agent's call ran to
+ * (its capsule, or word that it waits again) is its delegate call's result instead: the
+ * result the app keeps for that call says only that it waited, and later requests, in
+ * later processes, read the app's messages. */
 export function withoutApprovals(prompt: Prompt): Prompt {
+  const ran = new Map<string, unknown>();
+  for (const part of prompt.flatMap((m) => (m.role === "tool" ? m.content : []))) {
+    const approval = part.type === "tool-result" && part.toolName === APPROVAL_TOOL ? ID.exec(part.toolCallId ?? "") : null;
+    const actionId = approval?.[2];
+    // (A child's action id is its delegate call's id, then `/act-…`.)
+    if (actionId !== undefined && (part.output as { type?: string }).type !== "execution-denied") ran.set(actionId.slice(0, actionId.lastIndexOf("/")), part.output);
+  }
   return prompt.flatMap((message) => {
     if (message.role !== "assistant" && message.role !== "tool") return [message];
-    const content = message.content.filter((part) => part.toolName !== APPROVAL_TOOL);
+    const content = message.content
+      .filter((part) => part.toolName !== APPROVAL_TOOL)
+      .map((part) => (part.type === "tool-result" && ran.has(part.toolCallId ?? "") ? { ...part, output: ran.get(part.toolCallId!) } : part));
     return content.length === 0 && message.content.length > 0 ? [] : [{ ...message, content }];
   });
 }
