@@ -27,10 +27,15 @@ const run = (command, args, env = {}) => execFileSync(command, args, { cwd: root
 // size, a `String::push_str` or a `Vec::push` (cost 40) stays a call, and composing a
 // prompt or deciding makes hundreds. Measured against plain z, interleaved: composePrompt
 // 13 % and a decision 16–21 % faster, for 8.3 KB gzip (threshold 41: 7 % and 16 % for
-// 7.1 KB; 75: 15 % and 20 % for 10.2 KB; opt-level s: 18 % and 22 % for 19.4 KB). Both:
-// the lowest kilobyte of memory is the bottom of Rust's stack, which nothing reaches, so
-// wasm-opt may fold small offsets into addresses (`--low-memory-unused`: 0.6 and 1.5 KB
-// gzip).
+// 7.1 KB; 75: 15 % and 20 % for 10.2 KB; opt-level s: 18 % and 22 % for 19.4 KB). And
+// wasm-opt inlines a function with one caller only up to a size of 60 (by default, of
+// any size): the module is as big (+0.2 %), but 13.9 KB gzip smaller (195.7 → 181.8),
+// its code kept in more, smaller functions (none over 16 KB, where five held 13–40 KB),
+// which compress better; composePrompt and a decision 0–2 % slower, interleaved (in a
+// build 6.6 KB smaller, at 40: 15.1 KB for 0–6 %; at 0: 16.2 KB for 2–10 %; at 100: 8.6 KB
+// for 0–4 %). Both: the lowest kilobyte of memory is the bottom of Rust's stack, which
+// nothing reaches, so wasm-opt may fold small offsets into addresses
+// (`--low-memory-unused`: 0.6 and 1.5 KB gzip).
 const MODULES = [
   { feature: "core", name: "planloop", opt: "2", rustflags: ["-C", "llvm-args=-inline-threshold=50"], wasmOpt: ["-O3", "--low-memory-unused"] },
   {
@@ -38,7 +43,7 @@ const MODULES = [
     name: "planloop_session",
     opt: "z",
     rustflags: ["-C", "llvm-args=-inline-threshold=50"],
-    wasmOpt: ["-Oz", "--converge", "--low-memory-unused"],
+    wasmOpt: ["-Oz", "--converge", "--low-memory-unused", "--one-caller-inline-max-function-size=60"],
   },
 ];
 
