@@ -1032,7 +1032,7 @@ export type Resumption = {
     callId: string;
     /**
      * For its model, where the host lost its messages: its goal, what it has done, what
-     * comes next. None when it waits on sub-agents of its own: resume it as its parent,
+     * comes next. Null when it waits on sub-agents of its own: resume it as its parent,
      * with `child(callId).beginTurn` and the same message.
      */
     message: string | null;
