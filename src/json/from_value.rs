@@ -13,7 +13,10 @@
 //! The code is kept small, as it is compiled into the wasm module once per type: a
 //! mismatch is noted and reading goes on with a placeholder, so that reading a struct is
 //! straight-line code (no early return that drops the fields read so far), and finding
-//! a member or spelling a key are plain functions.
+//! a member or spelling a key are plain functions. Taking an object's members and reading
+//! a boolean, a number or an option are calls, never copied into each reader, and a list
+//! is read by a plain loop: 2.0 KB gzip off the session module (181.6 → 179.6 KB; a
+//! table of keys per struct, matched in one walk, made it 0.5 KB bigger instead).
 
 use std::borrow::Cow;
 use std::collections::VecDeque;
@@ -107,6 +110,8 @@ pub struct Fields<'a> {
 
 impl<'a> Fields<'a> {
     /// The members of an object (none, with the mismatch noted, for any other value).
+    /// (Not inlined: 0.5 KB gzip.)
+    #[inline(never)]
     pub fn new(value: &mut Value<'a>, mismatch: &mut Mismatch) -> Self {
         let members = match value {
             Value::Object(members) if members.len() <= 64 => mem::take(members),
@@ -289,7 +294,9 @@ impl FromValue for String {
     }
 }
 
+/// (Not inlined, nor is `f64`'s: 0.3 KB gzip.)
 impl FromValue for bool {
+    #[inline(never)]
     fn from_value(value: &mut Value<'_>, mismatch: &mut Mismatch) -> Self {
         match value {
             Value::Bool(b) => *b,
@@ -302,6 +309,7 @@ impl FromValue for bool {
 }
 
 impl FromValue for f64 {
+    #[inline(never)]
     fn from_value(value: &mut Value<'_>, mismatch: &mut Mismatch) -> Self {
         match value {
             Value::Number(n) => *n,
@@ -343,8 +351,9 @@ impl FromValue for u64 {
     }
 }
 
-/// `null` and an absent member are `None`.
+/// `null` and an absent member are `None`. (Not inlined: 0.3 KB gzip.)
 impl<T: FromValue> FromValue for Option<T> {
+    #[inline(never)]
     fn from_value(value: &mut Value<'_>, mismatch: &mut Mismatch) -> Self {
         match value {
             Value::Null | Value::Undefined => None,
@@ -353,10 +362,17 @@ impl<T: FromValue> FromValue for Option<T> {
     }
 }
 
+/// (A loop rather than `collect`, whose code for each item type is bigger: 1.0 KB gzip.)
 impl<T: FromValue> FromValue for Vec<T> {
     fn from_value(value: &mut Value<'_>, mismatch: &mut Mismatch) -> Self {
         match value {
-            Value::Array(items) => items.iter_mut().map(|item| T::from_value(item, mismatch)).collect(),
+            Value::Array(items) => {
+                let mut read = Vec::with_capacity(items.len());
+                for item in items {
+                    read.push(T::from_value(item, mismatch));
+                }
+                read
+            }
             _ => {
                 mismatch.note("an array");
                 Vec::new()
