@@ -228,9 +228,15 @@ pub fn deeper_than(value: &Value<'_>, limit: usize) -> bool {
         if container && depth == limit {
             return true;
         }
-        match value {
-            Value::Array(items) => pending.extend(items.iter().map(|item| (item, depth + 1))),
-            _ => pending.extend(members.into_iter().flatten().map(|(_, item)| (item, depth + 1))),
+        // Pushed one by one: `extend` with these adapters compiles to bigger code (0.4 KB
+        // gzip, with dismantle's).
+        if let Value::Array(items) = value {
+            for item in items {
+                pending.push((item, depth + 1));
+            }
+        }
+        for (_, item) in members.into_iter().flatten() {
+            pending.push((item, depth + 1));
         }
     }
     false
@@ -274,10 +280,16 @@ pub fn dismantle(mut pending: Vec<Value<'_>>) {
     while let Some(mut value) = pending.pop() {
         match &mut value {
             Value::Array(items) => pending.append(items),
-            Value::Object(members) => pending.extend(members.drain(..).map(|(_, v)| v)),
+            Value::Object(members) => {
+                for (_, v) in members.drain(..) {
+                    pending.push(v);
+                }
+            }
             Value::Host(host) => {
                 if let Host::Object { own, inherited, .. } = host.as_mut() {
-                    pending.extend(own.drain(..).chain(inherited.drain(..)).map(|(_, v)| v));
+                    for (_, v) in own.drain(..).chain(inherited.drain(..)) {
+                        pending.push(v);
+                    }
                 }
             }
             _ => {}
