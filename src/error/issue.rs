@@ -10,6 +10,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::error::literal::code_literal;
+use crate::text;
 
 /// One step of an issue's path: an object key or an array index.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
@@ -380,10 +381,18 @@ fn size_phrase(origin: Origin, relation: &str, limit: f64) -> String {
 /// float printing (14 KB of wasm) out of the module.
 fn number_text(n: f64) -> String {
     if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 {
-        (n as i64).to_string()
+        text::signed_decimal(n as i64)
     } else {
         let scaled = (n * 1e6).round() as i64;
-        let text = format!("{}.{:06}", scaled / 1_000_000, (scaled % 1_000_000).abs());
+        let mut text = text::signed_decimal(scaled / 1_000_000);
+        // The six decimals, zero-padded (by a loop: slicing a string of zeros brought
+        // in str's slicing panic and its formatting, 3.6 KB gzip).
+        let decimals = text::decimal(scaled.unsigned_abs() % 1_000_000);
+        text.push('.');
+        for _ in decimals.len()..6 {
+            text.push('0');
+        }
+        text.push_str(&decimals);
         text.trim_end_matches('0').to_owned()
     }
 }

@@ -14,7 +14,7 @@ use crate::json::from_value::{enum_from_value, key, struct_from_value, Case, Fie
 use crate::json::value::Value;
 use crate::session::delegation::Link;
 use crate::text::visible::visible;
-use crate::text::{cap, find};
+use crate::text::{cap, find, signed_decimal};
 use crate::trail::reasoning::describe_args;
 
 const JUSTIFICATION_CAP: usize = 200;
@@ -340,8 +340,8 @@ pub fn format_result(
         format!("({}.{}s)", tenths / 10, tenths % 10)
     });
     match (exit_code, seconds) {
-        (Some(code), Some(seconds)) => out.push_str(&format!("\nexit: {code} {seconds}")),
-        (Some(code), None) => out.push_str(&format!("\nexit: {code}")),
+        (Some(code), Some(seconds)) => out.push_str(&format!("\nexit: {} {seconds}", signed_decimal(code.into()))),
+        (Some(code), None) => out.push_str(&format!("\nexit: {}", signed_decimal(code.into()))),
         (None, Some(seconds)) => out.push_str(&format!("\n{seconds}")),
         (None, None) => {}
     }
