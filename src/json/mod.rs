@@ -30,6 +30,7 @@ use std::borrow::Cow;
 use crate::error::issue::Issue;
 use crate::json::decimals::Decimals;
 use crate::json::value::{dismantle, Document, Host, Members, Value};
+use crate::text;
 
 /// Why a text is not JSON, and where (in UTF-16 code units, as JS counts).
 #[derive(Debug, Clone, PartialEq)]
@@ -413,8 +414,14 @@ fn describe_char(rest: &[u8]) -> String {
         _ => 1,
     };
     match std::str::from_utf8(&rest[..len.min(rest.len())]).ok().and_then(|s| s.chars().next()) {
-        Some(c) if c.is_control() || c.is_whitespace() => format!("U+{:04X}", c as u32),
-        Some(c) => format!("'{c}'"),
+        Some(c) if c.is_control() || c.is_whitespace() => format!("U+{}", text::hex(c.into(), 4, b"0123456789ABCDEF")),
+        // (Pushed: `format!("'{c}'")` kept `char`'s `Display` in the module.)
+        Some(c) => {
+            let mut quoted = String::from("'");
+            quoted.push(c);
+            quoted.push('\'');
+            quoted
+        }
         None => "a lone surrogate".to_owned(),
     }
 }

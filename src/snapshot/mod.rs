@@ -39,7 +39,7 @@ use crate::session::review::PlanReview;
 use crate::session::stuck::StuckDetector;
 use crate::session::{Session, Turn, PROPOSALS_KEPT};
 use crate::sort::sort_by;
-use crate::text::fingerprint::fnv1a;
+use crate::text::{self, fingerprint::fnv1a};
 use crate::trail::reasoning::ReasoningLog;
 use crate::validate::compiled;
 use crate::validate::schema::{self, ANY_MAX_DEPTH};
@@ -468,7 +468,7 @@ fn json_checksum(document: &Value<'_>, decimals: Decimals) -> String {
         Value::Object(members) => write_sorted_members(&mut text, members, Some("checksum"), decimals),
         other => write_sorted(&mut text, other, decimals),
     }
-    format!("{:016x}", fnv1a(&text))
+    text::hex(fnv1a(&text), 16, b"0123456789abcdef")
 }
 
 /// `value` as compact JSON with every object's members sorted by key (the last of a
