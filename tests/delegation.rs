@@ -35,6 +35,14 @@ fn parent_delegating(config: SessionConfig) -> (Drive, Decision) {
     (d, decision)
 }
 
+/// The parent of `parent_delegating`, its child begun: the drive, and the time then.
+fn child_at_work(config: SessionConfig) -> (Drive, f64) {
+    let (mut d, _) = parent_delegating(config);
+    let now = d.tick(1.0);
+    d.session.begin_delegation("d1", now).unwrap();
+    (d, now)
+}
+
 fn respond(session: &mut Session, text: &str, calls: Vec<ToolCallInput>, now: f64) -> Decision {
     let text = (!text.is_empty()).then(|| text.to_owned());
     session.handle_model_response(ModelResponse { text, tool_calls: calls }, now).unwrap()
@@ -229,9 +237,7 @@ fn gated() -> SessionConfig {
 #[test]
 fn a_child_approval_reaches_the_parent_and_resumes_the_child() {
     for approve in [true, false] {
-        let (mut d, _) = parent_delegating(gated());
-        let now = d.tick(1.0);
-        d.session.begin_delegation("d1", now).unwrap();
+        let (mut d, now) = child_at_work(gated());
         let waiting =
             respond(d.session.child("d1").unwrap(), "", vec![call("w1", "write_file", r#"{"path":"a"}"#)], now);
         let Decision::AwaitApproval { proposals, .. } = waiting else { panic!("{waiting:?}") };
@@ -267,9 +273,7 @@ fn a_child_approval_reaches_the_parent_and_resumes_the_child() {
 
 #[test]
 fn a_restart_in_the_middle_of_a_child_resumes_it() {
-    let (mut d, _) = parent_delegating(gated());
-    let now = d.tick(1.0);
-    d.session.begin_delegation("d1", now).unwrap();
+    let (mut d, now) = child_at_work(gated());
     respond(d.session.child("d1").unwrap(), "", vec![call("w1", "write_file", "{}")], now);
     let text = d.session.snapshot_json().unwrap();
     let mut restored = Session::restore_json(&text).unwrap();
@@ -291,9 +295,7 @@ fn a_restart_in_the_middle_of_a_child_resumes_it() {
 
 #[test]
 fn hostile_snapshots_with_children_are_refused() {
-    let (mut d, _) = parent_delegating(config());
-    let now = d.tick(1.0);
-    d.session.begin_delegation("d1", now).unwrap();
+    let (d, _) = child_at_work(config());
     let good = document(&d.session);
     let child_text = |doc: &Value<'static>| -> String {
         let children = doc.get("children").unwrap();
@@ -365,12 +367,8 @@ fn a_capsule_stays_within_its_cap_under_hostile_child_output() {
 
 #[test]
 fn a_new_turn_drops_the_children_of_the_last() {
-    let (mut d, _) = parent_delegating(config());
-    let now = d.tick(1.0);
-    d.session.begin_delegation("d1", now).unwrap();
-    let input =
-        BeginTurn { message: "something else".into(), now_ms: now + 1.0, user_id: None, chat_id: None, review: None };
-    d.session.begin_turn(input).unwrap();
+    let (mut d, now) = child_at_work(config());
+    d.session.begin_turn(said("something else", now + 1.0)).unwrap();
     assert!(d.session.child("d1").is_err());
     assert!(d.session.delegations().is_empty());
 }
@@ -400,9 +398,7 @@ fn a_proposal_approved_after_a_delegation_of_its_response_finished_still_runs() 
 
 #[test]
 fn a_child_finished_while_it_waits_for_the_user_is_blocked_and_leaves_the_item_in_progress() {
-    let (mut d, _) = parent_delegating(gated());
-    let now = d.tick(1.0);
-    d.session.begin_delegation("d1", now).unwrap();
+    let (mut d, now) = child_at_work(gated());
     respond(d.session.child("d1").unwrap(), "", vec![call("w1", "write_file", "{}")], now);
     let outcome = finish(&mut d, "d1");
     assert_eq!(outcome.capsule.status, HandoffStatus::Blocked);
@@ -449,9 +445,7 @@ fn said(message: &str, now: f64) -> BeginTurn {
 
 #[test]
 fn continue_after_a_restart_in_the_middle_of_a_child_resumes_it_where_it_was() {
-    let (mut d, _) = parent_delegating(config());
-    let now = d.tick(1.0);
-    d.session.begin_delegation("d1", now).unwrap();
+    let (mut d, now) = child_at_work(config());
     {
         let child = d.session.child("d1").unwrap();
         respond(
@@ -491,9 +485,7 @@ fn continue_after_a_restart_in_the_middle_of_a_child_resumes_it_where_it_was() {
 #[test]
 fn only_continue_resumes_children_and_a_child_waiting_on_its_own_is_resumed_as_a_parent() {
     // Anything but "continue" ends the turn and its children, as before.
-    let (mut d, _) = parent_delegating(config());
-    let now = d.tick(1.0);
-    d.session.begin_delegation("d1", now).unwrap();
+    let (mut d, now) = child_at_work(config());
     let start = d.session.begin_turn(said("don't continue, fix the docs instead", now + 1.0)).unwrap();
     assert!(start.delegations.is_empty());
     assert!(d.session.child("d1").is_err());
@@ -501,9 +493,7 @@ fn only_continue_resumes_children_and_a_child_waiting_on_its_own_is_resumed_as_a
     // parent is, by "continue" (its message is none), and hands back its child.
     let nested =
         SessionConfig { delegation: DelegationOptions { max_depth: 2, ..DelegationOptions::default() }, ..config() };
-    let (mut d, _) = parent_delegating(nested);
-    let now = d.tick(1.0);
-    d.session.begin_delegation("d1", now).unwrap();
+    let (mut d, now) = child_at_work(nested);
     let child = d.session.child("d1").unwrap();
     let handed = respond(child, "", vec![delegate("g1", "Read the number tests", None)], now);
     assert!(matches!(&handed, Decision::RunTools { delegations, .. } if delegations.len() == 1), "{handed:?}");
@@ -522,9 +512,7 @@ fn only_continue_resumes_children_and_a_child_waiting_on_its_own_is_resumed_as_a
 
 #[test]
 fn a_result_for_a_delegation_whose_child_is_at_work_is_refused_and_changes_nothing() {
-    let (mut d, _) = parent_delegating(gated());
-    let now = d.tick(1.0);
-    d.session.begin_delegation("d1", now).unwrap();
+    let (mut d, now) = child_at_work(gated());
     respond(d.session.child("d1").unwrap(), "", vec![call("w1", "write_file", "{}")], now);
     let before = d.session.snapshot_json().unwrap();
     let refused = d.session.handle_tool_results(vec![ok("d1", "done by hand")], now + 1.0).unwrap_err();
