@@ -11,7 +11,7 @@ import { type Handoff, type Proposal, Session } from "planloop";
 
 import { type Answer, answersIn, partsOf, sameArgs } from "./approval.js";
 import type { Prompt, ProviderPart } from "./prompt.js";
-import type { Keeper } from "./turn.js";
+import { type Keeper, delegateTools } from "./turn.js";
 
 /** planloop's approval tool: never offered to the model, only called in its place. */
 export const APPROVAL_TOOL = "planloop_approve_sub_agent";
@@ -136,7 +136,7 @@ export class SubAgents {
 
   /** The session's delegate tool, or an error naming the fix. */
   private delegateDefinition() {
-    const names = new Set(this.keeper.session.snapshot().config.delegation?.toolNames);
+    const names = delegateTools(this.keeper.session);
     const definition = this.keeper.session.toolDefinitions().find((d) => names.has(d.name));
     if (definition === undefined) throw new Error(`planloop: a sub-agent tool runs its child inside the parent's session: give createPlanloop config.delegation = { enabled: true, toolNames: ["<the sub-agent tool's name>"] }`);
     return definition;
@@ -147,8 +147,7 @@ export class SubAgents {
   register(name: string, given: unknown): boolean {
     const options = typeof given === "object" && given !== null ? made.get(given) : undefined;
     if (options === undefined) return false;
-    const delegation = this.keeper.session.snapshot().config.delegation;
-    if (delegation?.enabled !== true || !(delegation.toolNames ?? []).includes(name)) {
+    if (!delegateTools(this.keeper.session).has(name)) {
       throw new Error(`planloop: the sub-agent tool "${name}" runs its child inside the parent's session, which must read its calls as delegations: give createPlanloop config.delegation = { enabled: true, toolNames: ["${name}"] }`);
     }
     this.named.set(name, options);

@@ -86,10 +86,17 @@ export interface Verdict {
  * from that session, never from the capsule's words. */
 export const capsuleSessions = new WeakMap<object, SessionSnapshot>();
 
+/** The names of the tools whose calls `session` reads as delegate calls (none while
+ * delegation is off). */
+export function delegateTools(session: Session): Set<string> {
+  const delegation = session.snapshot().config.delegation;
+  return new Set(delegation?.enabled === true ? delegation.toolNames : []);
+}
+
 /** The tools planloop answers itself, for a framework to offer the model beside yours:
  * a delegate tool is yours (a sub-agent tool), not planloop's. */
 export function plannerDefinitions(session: Session): ToolDefinition[] {
-  const delegates = new Set(session.snapshot().config.delegation?.toolNames);
+  const delegates = delegateTools(session);
   return session.toolDefinitions().filter((definition) => !delegates.has(definition.name));
 }
 
