@@ -4,7 +4,7 @@
 mod support;
 
 use planloop::error::ErrorCode;
-use planloop::session::config::{ContinuationProtocol, Language, OnLimit, SessionConfig};
+use planloop::session::config::{ContinuationProtocol, Language, OnLimit, ReminderMode, SessionConfig};
 use planloop::session::events::EventKind;
 use planloop::session::exchange::{ContinueReason, Decision, ExitReason, ModelResponse, ProgressSource};
 use support::{call, config, failed, is_continue, last_message, ok, plan, todos, Drive};
@@ -141,9 +141,10 @@ fn plan_progress_must_be_called_alone() {
 // Seed 000, batch 2 ---------------------------------------------------------------
 
 /// Runs ten iterations of one host tool each after a plan; returns, per iteration, whether
-/// its last tool message carried the reminder.
+/// its last tool message carried the reminder (seed 000's interval reminder; the drift
+/// mode has its own tests in `reminders.rs`).
 fn reminders(goal_plan: &str, iterations: usize) -> Vec<bool> {
-    let mut d = Drive::new(SessionConfig { max_iterations: 100, ..config() });
+    let mut d = Drive::new(SessionConfig { max_iterations: 100, reminder_mode: ReminderMode::Interval, ..config() });
     d.begin("Summarize the vault");
     let mut carried = Vec::new();
     for i in 1..=iterations {
@@ -166,7 +167,7 @@ fn the_reminder_comes_on_iterations_3_6_9_and_not_in_between() {
 
 #[test]
 fn the_reminder_goes_into_the_last_tool_message_only() {
-    let mut d = Drive::new(config());
+    let mut d = Drive::new(SessionConfig { reminder_mode: ReminderMode::Interval, ..config() });
     d.begin("Summarize the vault");
     d.act("", vec![call("p", "plan", &plan("complex"))]);
     d.act("", vec![call("a", "search", "{}")]);

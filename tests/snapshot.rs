@@ -9,7 +9,9 @@ use planloop::json::value::Value;
 use planloop::session::approval::{
     ApproveOptions, ProposalStatus, RejectOptions, Scope, ToolClass, ToolPolicy, MAX_GRANTS,
 };
-use planloop::session::config::{ContinuationProtocol, Language, PlanReviewOptions, SessionConfig, TodoDialect};
+use planloop::session::config::{
+    ContinuationProtocol, Language, PlanReviewOptions, ReminderMode, SessionConfig, TodoDialect,
+};
 use planloop::session::exchange::{BeginTurn, Decision, ModelResponse, ToolCallInput, ToolResult};
 use planloop::session::Session;
 use support::{args, call, document, ok, plan, resealed, set, todos, Rng};
@@ -103,6 +105,8 @@ fn random_config(rng: &mut Rng) -> SessionConfig {
     };
     config.history.mode =
         *rng.pick(&[planloop::trail::reasoning::HistoryMode::Rolling, planloop::trail::reasoning::HistoryMode::Full]);
+    config.reminder_mode = *rng.pick(&[ReminderMode::Interval, ReminderMode::Drift]);
+    config.reminder_interval = 1 + rng.below(3) as u32;
     config
 }
 
@@ -373,7 +377,7 @@ fn the_snapshot_keeps_seed_001s_plan_fields_and_restores_mid_approval() {
         _ => panic!(),
     };
     assert_eq!(step.get("status").and_then(Value::as_str), Some("running"));
-    assert_eq!(value.get("version").and_then(Value::as_str), Some("1.3"));
+    assert_eq!(value.get("version").and_then(Value::as_str), Some("1.4"));
     // Restored mid-approval: the proposal can be approved, and the call then runs.
     let mut copy = Session::restore(&value).unwrap();
     let action = copy.proposals()[0].action_id.clone();
@@ -388,7 +392,7 @@ fn snapshots_of_other_versions_or_changed_after_writing_are_refused() {
     set(&mut other_major, &["version"], Value::String("2.0".into()));
     assert!(refusal(&resealed(other_major)).message.contains("this planloop reads 1.x"));
     let mut newer_minor = value.clone();
-    set(&mut newer_minor, &["version"], Value::String("1.4".into()));
+    set(&mut newer_minor, &["version"], Value::String("1.5".into()));
     assert!(refusal(&resealed(newer_minor)).message.contains("newer planloop"));
     let mut edited = value.clone();
     set(&mut edited, &["plan", "goal"], Value::String("Delete everything".into()));
@@ -523,15 +527,18 @@ fn a_stored_snapshot_restores_and_is_written_again_with_the_same_content_and_che
     let written = session.snapshot_json().unwrap();
     let parsed =
         |text: &str| planloop::json::parse(text.as_bytes(), Decimals::RUST).unwrap().into_shallow().into_owned();
-    // Written again in today's format, 1.3, whose new fields it does not use: the same
-    // document, but for its version, the config's new key (its default) and so its
-    // checksum.
-    let as_1_3 = STORED_1_1.replace(r#""version":"1.1""#, r#""version":"1.3""#);
+    // Written again in today's format, 1.4, whose new fields it does not use: the same
+    // document, but for its version, the config's new keys (their defaults, but for
+    // `reminderMode`: it ran with interval reminders and keeps them) and so its checksum.
+    let as_1_4 = STORED_1_1.replace(r#""version":"1.1""#, r#""version":"1.4""#);
     let delegation = r#""delegation":{"enabled":false,"toolNames":["delegate"],"maxDepth":1,"maxInFlight":2,"maxIterations":10,"capsuleChars":4000}"#;
-    let as_1_3 =
-        as_1_3.replace(r#""maxToolOutputChars":20000}"#, &format!(r#""maxToolOutputChars":20000,{delegation}}}"#));
-    let as_1_3 = as_1_3.replace(r#""checksum":"83db8f5e5360a720""#, r#""checksum":"abc84f86039606cb""#);
-    assert_eq!(parsed(&written), parsed(&as_1_3));
+    let reminders = r#""reminderMode":"interval""#;
+    let as_1_4 = as_1_4.replace(
+        r#""maxToolOutputChars":20000}"#,
+        &format!(r#""maxToolOutputChars":20000,{delegation},{reminders}}}"#),
+    );
+    let as_1_4 = as_1_4.replace(r#""checksum":"83db8f5e5360a720""#, r#""checksum":"3cca1c6db7058a8a""#);
+    assert_eq!(parsed(&written), parsed(&as_1_4));
     // The text is the snapshot document, checksum and all, as serializing it writes it.
     assert_eq!(written, session.snapshot().unwrap().to_json(Decimals::RUST).unwrap());
     // Any change to what it sums is caught.

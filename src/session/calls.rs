@@ -24,6 +24,7 @@ use crate::validate::compiled;
 use crate::validate::schema::{self, Schema};
 
 use super::arguments::{host_args, signature};
+use super::reminder::Moved;
 use super::turn::Observed;
 use super::{review, Pending, Session};
 
@@ -384,6 +385,7 @@ impl Session {
                     self.log.record_plan_note(&note, iteration, now);
                     self.plan = Some(plan);
                     self.turn_mut()?.continuations = 0;
+                    self.moved(Moved::Recorded, iteration);
                     self.emit(EventKind::PlanUpdated { version, complexity }, now);
                     let follow_up = match complexity {
                         crate::plan::recorded::Complexity::Complex => " After each major step call plan_progress(); when every step is done call plan_progress(plan_status=\"completed\").",
@@ -414,6 +416,7 @@ impl Session {
                             (false, None, _) => "progress recorded".to_owned(),
                         };
                         self.log.record_plan_note(&note, iteration, now);
+                        self.moved(Moved::Recorded, iteration);
                         self.emit(EventKind::PlanProgress { step_id, plan_completed }, now);
                         Ok(made(text))
                     }
@@ -440,6 +443,13 @@ impl Session {
                 plan.completed = false;
             }
         }
+        // The list moved on when an item changed status (or items came or went), not when
+        // the same list was written again.
+        let same = |a: &Todo, b: &Todo| a.id == b.id && a.status == b.status;
+        if before.len() != after.len() || after.iter().zip(before).any(|(a, b)| !same(a, b)) {
+            self.moved(Moved::Todos, iteration);
+        }
+        let after = self.planner.todos();
         self.log.record_plan(after, iteration, now);
         let revision = self.planner.snapshot().revision;
         let kind = EventKind::TodosUpdated {

@@ -38,6 +38,22 @@ pub enum TodoMode {
 
 enum_from_value!(TodoMode, "lowercase" [Answer, Observe]);
 
+/// When the goal/plan reminder is restated (every `reminderInterval` iterations, or only
+/// after that many pass with no progress on the plan).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ReminderMode {
+    /// On every `reminderInterval`-th iteration (seed 000), whatever the model did.
+    Interval,
+    /// Once `reminderInterval` iterations pass with no item of the plan changing status
+    /// since the last change or the last reminder: a model that keeps moving is not
+    /// reminded (nor tempted to rewrite an unchanged list).
+    #[default]
+    Drift,
+}
+
+enum_from_value!(ReminderMode, "lowercase" [Interval, Drift]);
+
 /// Seed 003's continuation protocol: the model ends each reply with a `continuation`
 /// object saying CONTINUE or TERMINATE.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
@@ -244,6 +260,11 @@ pub struct SessionConfig {
     pub max_tool_output_chars: u32,
     #[serde(default)]
     pub delegation: DelegationOptions,
+    /// When the reminder comes: `"drift"` (after `reminderInterval` iterations with no
+    /// progress on the plan) or `"interval"` (every `reminderInterval` iterations). A
+    /// session restored from a snapshot older than 1.4 keeps `"interval"`, as it ran.
+    #[serde(default)]
+    pub reminder_mode: ReminderMode,
 }
 
 struct_from_value!(SessionConfig, "camelCase" {
@@ -263,6 +284,7 @@ struct_from_value!(SessionConfig, "camelCase" {
     plan_review = Default::default(),
     max_tool_output_chars = twenty_thousand(),
     delegation = Default::default(),
+    reminder_mode = Default::default(),
 });
 
 impl SessionConfig {
@@ -329,6 +351,7 @@ impl Default for SessionConfig {
             plan_review: PlanReviewOptions::default(),
             max_tool_output_chars: twenty_thousand(),
             delegation: DelegationOptions::default(),
+            reminder_mode: ReminderMode::default(),
         }
     }
 }

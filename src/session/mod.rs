@@ -21,6 +21,7 @@ pub mod intent;
 mod progress;
 mod prompt;
 mod proposals;
+mod reminder;
 mod results;
 pub mod review;
 pub mod stuck;
@@ -194,6 +195,7 @@ impl Session {
             receipts: Vec::new(),
             ending: None,
             delegated: 0,
+            quiet_since: 0,
         });
         self.stuck.reset();
         self.emit(EventKind::TurnStarted {}, now);

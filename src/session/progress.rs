@@ -11,6 +11,7 @@ use crate::session::exchange::{Progress, ProgressSource};
 use crate::text::cap;
 use crate::trail::capsule::{ContextCapsule, ContextCapsuleInput};
 
+use super::reminder::Moved;
 use super::Session;
 
 /// The characters of a todo shown in a reminder or a continuation message: all of a
@@ -243,6 +244,7 @@ impl Session {
             if let Some(note) = note {
                 self.log.record_plan_note(&note, iteration, now);
             }
+            self.moved(Moved::Steps, iteration);
             self.emit(kind, now);
         }
     }

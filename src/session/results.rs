@@ -160,8 +160,8 @@ impl Session {
         (out && text_only).then(|| self.finish(String::new(), ExitReason::Stuck, now))
     }
 
-    /// Adds to the last tool message of a batch: a stuck nudge, and every
-    /// `reminderInterval` iterations the goal/plan reminder (seed 000 §3).
+    /// Adds to the last tool message of a batch: a stuck nudge, and the goal/plan
+    /// reminder when it is due (seed 000 §3; see `reminder.rs`).
     pub(super) fn close_batch(
         &mut self,
         messages: &mut [ToolMessage],
@@ -173,12 +173,13 @@ impl Session {
         if let Some(nudge) = nudge {
             last.content = append(&last.content, &nudge);
         }
-        if iteration > 0 && iteration % self.config.reminder_interval == 0 {
+        if self.reminder_due(iteration) {
             let (goal, plan) = (self.goal(), self.plan_text());
             if !goal.trim().is_empty() && !plan.trim().is_empty() {
                 last.content =
                     append(&last.content, &prompts::reminder(self.config.language, goal.trim(), plan.trim()));
                 self.emit(EventKind::ReminderInjected {}, now);
+                self.quiet_from(iteration);
             }
         }
     }

@@ -92,6 +92,12 @@ pub struct Turn {
     #[serde(default, skip_serializing_if = "is_zero")]
     #[schemars(range(min = 1))]
     pub(crate) delegated: u32,
+    /// The iteration of the plan's last progress (an item changed status) or of the last
+    /// reminder, whichever came later: `reminderMode: "drift"` reminds `reminderInterval`
+    /// iterations after it. Absent when 0, the turn's start (and before 1.4).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    #[schemars(range(min = 1))]
+    pub(crate) quiet_since: u32,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -161,6 +167,7 @@ struct_from_value!(Turn, "camelCase" {
     receipts = Default::default(),
     ending,
     delegated = Default::default(),
+    quiet_since = Default::default(),
 });
 
 impl Turn {

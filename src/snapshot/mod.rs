@@ -31,7 +31,7 @@ use crate::plan::planner::PlannerState;
 use crate::plan::recorded::PlanState;
 use crate::plan::steps::StepPlan;
 use crate::session::approval::{Grant, Proposal, ProposalStatus, MAX_GRANTS};
-use crate::session::config::{SessionConfig, TodoDialect};
+use crate::session::config::{ReminderMode, SessionConfig, TodoDialect};
 use crate::session::continuation::ReportedProgress;
 use crate::session::delegation::{Child, Link};
 use crate::session::exchange::MAX_TOOL_CALLS;
@@ -47,7 +47,7 @@ use crate::validate::schema::{self, ANY_MAX_DEPTH};
 /// What every snapshot says it is.
 pub const FORMAT: &str = "planloop.session";
 /// The version this planloop writes; it reads `1.x` up to this minor version.
-pub const VERSION: (u32, u32) = (1, 3);
+pub const VERSION: (u32, u32) = (1, 4);
 
 /// How deep sub-agents nest at most (`delegation.maxDepth`'s own limit).
 pub const MAX_DELEGATION_DEPTH: usize = 3;
@@ -245,7 +245,13 @@ impl Session {
                 return Err(Error::invalid_snapshot("it does not have the shape of a snapshot", Some(issues)))
             }
         };
+        // Written before `reminderMode` was (1.3 and older): the session reminded on the
+        // interval, and goes on as it ran.
+        let interval = valid.get("config").and_then(|c| c.get("reminderMode")).is_none();
         let mut snapshot: SessionSnapshot = from_value(valid)?;
+        if interval {
+            snapshot.config.reminder_mode = ReminderMode::Interval;
+        }
         if !snapshot.children.is_empty() && depth >= MAX_DELEGATION_DEPTH {
             let why = format!("its sub-agents nest deeper than {MAX_DELEGATION_DEPTH} levels");
             return Err(Error::invalid_snapshot(&why, None));
@@ -384,6 +390,9 @@ impl Session {
         }
         if turn.used() > self.config.max_iterations {
             return Some("it used more iterations than maxIterations allows");
+        }
+        if turn.quiet_since > turn.iterations {
+            return Some("its plan moved on at an iteration it has not reached");
         }
         if repeats(turn.pending.iter().map(|p| p.id.as_str())) {
             return Some("two awaited calls share an id");

@@ -1020,6 +1020,12 @@ export type RejectedAck = {
     issues?: Issue[];
 };
 
+/**
+ * When the goal/plan reminder is restated (every `reminderInterval` iterations, or only
+ * after that many pass with no progress on the plan).
+ */
+export type ReminderMode = "interval" | "drift";
+
 /** Progress the model reported in its `continuation` object. */
 export type ReportedProgress = {
     currentStep: number | null;
@@ -1124,6 +1130,13 @@ export type SessionConfig = {
     maxToolOutputChars?: number;
     /** @default {"enabled":false,"toolNames":["delegate"],"maxDepth":1,"maxInFlight":2,"maxIterations":10,"capsuleChars":4000} */
     delegation?: DelegationOptions;
+    /**
+     * When the reminder comes: `"drift"` (after `reminderInterval` iterations with no
+     * progress on the plan) or `"interval"` (every `reminderInterval` iterations). A
+     * session restored from a snapshot older than 1.4 keeps `"interval"`, as it ran.
+     * @default "drift"
+     */
+    reminderMode?: ReminderMode;
 };
 
 /** Everything a session needs to go on, as plain data. */
@@ -1238,6 +1251,13 @@ export type SnapshotTurn = {
      * At least 1.
      */
     delegated?: number;
+    /**
+     * The iteration of the plan's last progress (an item changed status) or of the last
+     * reminder, whichever came later: `reminderMode: "drift"` reminds `reminderInterval`
+     * iterations after it. Absent when 0, the turn's start (and before 1.4).
+     * At least 1.
+     */
+    quietSince?: number;
 };
 
 /** Where the decision came from. */
