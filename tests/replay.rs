@@ -23,7 +23,7 @@ use planloop::session::Session;
 use serde_json::Value as Json;
 
 /// What planloop decided over one recorded session.
-#[derive(Debug, Default, PartialEq)]
+#[derive(Debug, Default, Clone, PartialEq)]
 struct Replay {
     assistant_turns: usize,
     planner_only: usize,
@@ -36,6 +36,14 @@ struct Replay {
     stuck: usize,
     last: String,
     todos: String,
+    /// Goal/plan reminders planloop put into the last tool message of a batch.
+    reminders: usize,
+    /// Todo calls that left every item's status as it was (the list written again).
+    unchanged_rewrites: usize,
+    /// Reminders given on the assistant turn just before such a rewrite. (The recorded
+    /// models never saw planloop's reminders: this says where a reminder would have
+    /// landed on a model about to write its unchanged list again, claude-code#56415.)
+    reminders_before_rewrites: usize,
 }
 
 fn to_value(json: &Json) -> Value<'static> {
@@ -64,6 +72,8 @@ fn replay(record: &Json, config: SessionConfig) -> Replay {
     let mut out = Replay::default();
     let mut open = false;
     let mut streak = 0;
+    // Whether the last assistant turn's results carried a reminder.
+    let mut reminded = false;
     for turn in record["turns"].as_array().unwrap() {
         now += 1000.0;
         match turn["role"].as_str().unwrap() {
@@ -99,7 +109,17 @@ fn replay(record: &Json, config: SessionConfig) -> Replay {
                     })
                     .collect();
                 let text = turn["text"].as_str().map(str::to_owned);
+                let statuses = |session: &Session| -> Vec<(String, TodoStatus)> {
+                    session.todos().iter().map(|t| (t.id.clone(), t.status)).collect()
+                };
+                let before = statuses(&session);
+                let todo_call = calls.iter().any(|c| matches!(c.name.as_str(), "TodoWrite" | "update_plan"));
                 let decision = session.handle_model_response(ModelResponse { text, tool_calls: calls }, now).unwrap();
+                if todo_call && statuses(&session) == before {
+                    out.unchanged_rewrites += 1;
+                    out.reminders_before_rewrites += usize::from(reminded);
+                }
+                reminded = false;
                 open = true;
                 out.last = match &decision {
                     Decision::RunTools { calls, replies, .. } => {
@@ -156,6 +176,10 @@ fn replay(record: &Json, config: SessionConfig) -> Replay {
             match event.kind {
                 EventKind::PlannerRefused { .. } => out.refused += 1,
                 EventKind::Stuck { .. } => out.stuck += 1,
+                EventKind::ReminderInjected {} => {
+                    out.reminders += 1;
+                    reminded = true;
+                }
                 _ => {}
             }
         }
@@ -263,4 +287,58 @@ fn the_known_shapes_of_the_traces_get_the_decisions_they_call_for() {
     for (name, r) in replays.iter().filter(|(n, _)| n.contains("notodo") || n.contains("sweagent")) {
         assert!(r.nudges.is_empty(), "{name}: {r:?}");
     }
+}
+
+/// The two reminder modes over every recorded session, whole (limits out of the way):
+/// drift must lose no continuation nudge (the decisions are the same but for reminders)
+/// and give no more reminders than the interval does. The counts are pinned in
+/// `fixtures/reminders.expected`; `--nocapture` prints them as a table.
+#[test]
+fn drift_reminders_are_fewer_on_the_recorded_sessions_and_lose_no_continuation() {
+    use planloop::session::config::ReminderMode;
+    let mut table = String::from(
+        "trace                          | interval reminders | drift reminders | nudges | unchanged rewrites (after an interval / drift reminder)\n",
+    );
+    let (mut interval_total, mut drift_total, mut nudges_total, mut rewrites_total) = (0, 0, 0, 0);
+    let (mut interval_spam, mut drift_spam) = (0, 0);
+    for (name, record) in records() {
+        let interval = replay(&record, SessionConfig { reminder_mode: ReminderMode::Interval, ..unlimited() });
+        let drift = replay(&record, SessionConfig { reminder_mode: ReminderMode::Drift, ..unlimited() });
+        assert_eq!(drift.nudges, interval.nudges, "{name}: drift loses or adds a continuation");
+        let decided = |r: &Replay| Replay { reminders: 0, reminders_before_rewrites: 0, ..r.clone() };
+        assert_eq!(decided(&drift), decided(&interval), "{name}: drift decides otherwise");
+        assert!(drift.reminders <= interval.reminders, "{name}: {} > {}", drift.reminders, interval.reminders);
+        writeln!(
+            table,
+            "{name:<30} | {:>18} | {:>15} | {:>6} | {} ({} / {})",
+            interval.reminders,
+            drift.reminders,
+            drift.nudges.len(),
+            drift.unchanged_rewrites,
+            interval.reminders_before_rewrites,
+            drift.reminders_before_rewrites
+        )
+        .unwrap();
+        interval_total += interval.reminders;
+        drift_total += drift.reminders;
+        nudges_total += drift.nudges.len();
+        rewrites_total += drift.unchanged_rewrites;
+        interval_spam += interval.reminders_before_rewrites;
+        drift_spam += drift.reminders_before_rewrites;
+    }
+    writeln!(
+        table,
+        "{:<30} | {interval_total:>18} | {drift_total:>15} | {nudges_total:>6} | {rewrites_total} ({interval_spam} / {drift_spam})",
+        "all"
+    )
+    .unwrap();
+    println!("{table}");
+    assert!(drift_total < interval_total, "drift gives fewer reminders on the recorded sessions");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/reminders.expected");
+    if std::env::var_os("PLANLOOP_BLESS").is_some() {
+        std::fs::write(path, &table).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(path).unwrap_or_default();
+    assert_eq!(table, expected, "the reminder counts changed; review, then PLANLOOP_BLESS=1");
 }
