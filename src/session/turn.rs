@@ -94,7 +94,8 @@ pub struct Turn {
     pub(crate) delegated: u32,
     /// The iteration of the plan's last progress (an item changed status) or of the last
     /// reminder, whichever came later: `reminderMode: "drift"` reminds `reminderInterval`
-    /// iterations after it. Absent when 0, the turn's start (and before 1.4).
+    /// iterations after it (`"interval"` keeps no count). Absent when 0, the turn's start
+    /// (and before 1.4).
     #[serde(default, skip_serializing_if = "is_zero")]
     #[schemars(range(min = 1))]
     pub(crate) quiet_since: u32,

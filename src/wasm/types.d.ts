@@ -1254,7 +1254,8 @@ export type SnapshotTurn = {
     /**
      * The iteration of the plan's last progress (an item changed status) or of the last
      * reminder, whichever came later: `reminderMode: "drift"` reminds `reminderInterval`
-     * iterations after it. Absent when 0, the turn's start (and before 1.4).
+     * iterations after it (`"interval"` keeps no count). Absent when 0, the turn's start
+     * (and before 1.4).
      * At least 1.
      */
     quietSince?: number;

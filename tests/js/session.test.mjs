@@ -388,3 +388,25 @@ test("tool outputs cross raw: kilobytes of lines, quotes, non-ASCII and empty te
   assert.equal(lone.messages[0].toolCallId, "d");
   assert.equal(lone.messages[0].content.replace(/[^ab]/g, ""), "ab");
 });
+
+test("the reminder comes when the plan stalls (reminderMode \"drift\", the default), or on the interval", () => {
+  const todos = (status) => ({ todos: [{ id: "a", content: "Find the notes", status }, { id: "b", content: "Summarize them", status: "pending" }] });
+  // The list at iteration 1, then searches; an item moves on at 6.
+  const script = Array.from({ length: 9 }, (_, k) => {
+    const i = k + 1;
+    const calls = [{ id: `s${i}`, name: "search", args: { q: i } }];
+    if (i === 1) calls.unshift({ id: "w1", name: "write_todos", args: todos("in_progress") });
+    if (i === 6) calls.unshift({ id: "w6", name: "write_todos", args: todos("completed") });
+    return { text: null, toolCalls: calls };
+  });
+  const reminded = (config) => {
+    const session = new Session({ ...trusting, maxIterations: 50, ...config });
+    play(session, script);
+    return session.drainEvents().filter((e) => e.type === "ReminderInjected").map((e) => e.iteration);
+  };
+  assert.deepEqual(reminded({}), [4, 9]);
+  assert.deepEqual(reminded({ reminderMode: "drift" }), [4, 9]);
+  assert.deepEqual(reminded({ reminderMode: "interval" }), [3, 6, 9]);
+  assert.equal(new Session({}).snapshot().config.reminderMode, "drift");
+  assert.throws(() => new Session({ reminderMode: "sometimes" }), (e) => e.code === "invalid_options");
+});
