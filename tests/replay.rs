@@ -99,7 +99,8 @@ fn replay(record: &Json, config: SessionConfig) -> Replay {
                     })
                     .collect();
                 let text = turn["text"].as_str().map(str::to_owned);
-                let decision = session.handle_model_response(ModelResponse { text, tool_calls: calls }, now).unwrap();
+                let decision =
+                    session.handle_model_response(ModelResponse { text, tool_calls: calls, usage: None }, now).unwrap();
                 open = true;
                 out.last = match &decision {
                     Decision::RunTools { calls, replies, .. } => {

@@ -173,7 +173,7 @@ fn random_response(rng: &mut Rng, step: usize) -> ModelResponse {
     if let Some(first) = calls.first().filter(|_| repeat).cloned() {
         calls.push(first);
     }
-    ModelResponse { text: (!text.is_empty()).then(|| (*text).to_owned()), tool_calls: calls }
+    ModelResponse { text: (!text.is_empty()).then(|| (*text).to_owned()), tool_calls: calls, usage: None }
 }
 
 /// Times a host may pass: the drive's clock, or now and then one at an end of the
@@ -346,6 +346,7 @@ fn busy_session() -> Session {
     let response = ModelResponse {
         text: Some("[Step] Find\n[Step] Merge".into()),
         tool_calls: vec![call("1", "write_todos", &todos(&[("find", "in_progress")])), call("2", "deploy", "{}")],
+        usage: None,
     };
     let decision = session.handle_model_response(response, 2.0).unwrap();
     assert!(matches!(decision, Decision::AwaitApproval { .. }));
@@ -373,7 +374,7 @@ fn the_snapshot_keeps_seed_001s_plan_fields_and_restores_mid_approval() {
         _ => panic!(),
     };
     assert_eq!(step.get("status").and_then(Value::as_str), Some("running"));
-    assert_eq!(value.get("version").and_then(Value::as_str), Some("1.3"));
+    assert_eq!(value.get("version").and_then(Value::as_str), Some("1.4"));
     // Restored mid-approval: the proposal can be approved, and the call then runs.
     let mut copy = Session::restore(&value).unwrap();
     let action = copy.proposals()[0].action_id.clone();
@@ -388,7 +389,7 @@ fn snapshots_of_other_versions_or_changed_after_writing_are_refused() {
     set(&mut other_major, &["version"], Value::String("2.0".into()));
     assert!(refusal(&resealed(other_major)).message.contains("this planloop reads 1.x"));
     let mut newer_minor = value.clone();
-    set(&mut newer_minor, &["version"], Value::String("1.4".into()));
+    set(&mut newer_minor, &["version"], Value::String("1.5".into()));
     assert!(refusal(&resealed(newer_minor)).message.contains("newer planloop"));
     let mut edited = value.clone();
     set(&mut edited, &["plan", "goal"], Value::String("Delete everything".into()));
@@ -503,10 +504,11 @@ fn a_snapshot_nested_too_deep_is_refused_before_anything_walks_it() {
     let begin = BeginTurn { message: "go".into(), now_ms: 1.0, user_id: None, chat_id: None, review: None };
     session.begin_turn(begin).unwrap();
     let deepest = planloop::validate::schema::ANY_MAX_DEPTH;
-    let too_deep = ModelResponse { text: None, tool_calls: vec![call("1", "deploy", &nested(deepest + 1))] };
+    let too_deep =
+        ModelResponse { text: None, tool_calls: vec![call("1", "deploy", &nested(deepest + 1))], usage: None };
     let error = session.handle_model_response(too_deep, 2.0).unwrap_err();
     assert_eq!(error.code, ErrorCode::InvalidArgument);
-    let response = ModelResponse { text: None, tool_calls: vec![call("1", "deploy", &nested(deepest))] };
+    let response = ModelResponse { text: None, tool_calls: vec![call("1", "deploy", &nested(deepest))], usage: None };
     assert!(matches!(session.handle_model_response(response, 2.0).unwrap(), Decision::AwaitApproval { .. }));
     roundtrip(&session);
 }
@@ -523,14 +525,14 @@ fn a_stored_snapshot_restores_and_is_written_again_with_the_same_content_and_che
     let written = session.snapshot_json().unwrap();
     let parsed =
         |text: &str| planloop::json::parse(text.as_bytes(), Decimals::RUST).unwrap().into_shallow().into_owned();
-    // Written again in today's format, 1.3, whose new fields it does not use: the same
+    // Written again in today's format, 1.4, whose new fields it does not use: the same
     // document, but for its version, the config's new key (its default) and so its
     // checksum.
-    let as_1_3 = STORED_1_1.replace(r#""version":"1.1""#, r#""version":"1.3""#);
+    let as_1_3 = STORED_1_1.replace(r#""version":"1.1""#, r#""version":"1.4""#);
     let delegation = r#""delegation":{"enabled":false,"toolNames":["delegate"],"maxDepth":1,"maxInFlight":2,"maxIterations":10,"capsuleChars":4000}"#;
     let as_1_3 =
         as_1_3.replace(r#""maxToolOutputChars":20000}"#, &format!(r#""maxToolOutputChars":20000,{delegation}}}"#));
-    let as_1_3 = as_1_3.replace(r#""checksum":"83db8f5e5360a720""#, r#""checksum":"abc84f86039606cb""#);
+    let as_1_3 = as_1_3.replace(r#""checksum":"83db8f5e5360a720""#, r#""checksum":"c4ebce86119629d6""#);
     assert_eq!(parsed(&written), parsed(&as_1_3));
     // The text is the snapshot document, checksum and all, as serializing it writes it.
     assert_eq!(written, session.snapshot().unwrap().to_json(Decimals::RUST).unwrap());
@@ -555,7 +557,8 @@ fn a_format_1_0_snapshot_still_restores_and_numbers_its_next_proposal_after_the_
     let outcome = session.approve(&action, ApproveOptions { edited_args: None, scope: Scope::Once }, 3.0).unwrap();
     let Some(Decision::RunTools { calls, .. }) = outcome.resumed else { panic!("resumes") };
     session.handle_tool_results(calls.iter().map(|c| ok(&c.id, "done")).collect(), 4.0).unwrap();
-    let response = ModelResponse { text: None, tool_calls: vec![call("9", "deploy", r#"{"env":"staging"}"#)] };
+    let response =
+        ModelResponse { text: None, tool_calls: vec![call("9", "deploy", r#"{"env":"staging"}"#)], usage: None };
     let Decision::AwaitApproval { proposals, .. } = session.handle_model_response(response, 5.0).unwrap() else {
         panic!("a proposal")
     };
@@ -572,7 +575,8 @@ fn arguments_with_many_keys_cost_linear_time_to_take_in_snapshot_and_restore() {
     let begin = BeginTurn { message: "go".into(), now_ms: 1.0, user_id: None, chat_id: None, review: None };
     session.begin_turn(begin).unwrap();
     let calls = vec![ToolCallInput { id: "1".into(), name: "deploy".into(), args: Value::String(text.into()) }];
-    let decision = session.handle_model_response(ModelResponse { text: None, tool_calls: calls }, 2.0).unwrap();
+    let decision =
+        session.handle_model_response(ModelResponse { text: None, tool_calls: calls, usage: None }, 2.0).unwrap();
     let Decision::AwaitApproval { proposals, .. } = decision else { panic!("a proposal") };
     assert!(matches!(&proposals[0].args, Value::Object(members) if members.len() == 99_000));
     roundtrip(&session);

@@ -244,6 +244,15 @@ pub struct SessionConfig {
     pub max_tool_output_chars: u32,
     #[serde(default)]
     pub delegation: DelegationOptions,
+    /// Tokens per turn (input and output, its sub-agents' included); at it the turn
+    /// ends with `budget_exhausted`. No limit when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "u32", range(min = 1))]
+    pub max_tokens: Option<u32>,
+    /// Tokens for the whole session; once used up, it begins no more turns.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "u32", range(min = 1))]
+    pub max_session_tokens: Option<u32>,
 }
 
 struct_from_value!(SessionConfig, "camelCase" {
@@ -263,6 +272,8 @@ struct_from_value!(SessionConfig, "camelCase" {
     plan_review = Default::default(),
     max_tool_output_chars = twenty_thousand(),
     delegation = Default::default(),
+    max_tokens,
+    max_session_tokens,
 });
 
 impl SessionConfig {
@@ -329,6 +340,8 @@ impl Default for SessionConfig {
             plan_review: PlanReviewOptions::default(),
             max_tool_output_chars: twenty_thousand(),
             delegation: DelegationOptions::default(),
+            max_tokens: None,
+            max_session_tokens: None,
         }
     }
 }

@@ -352,7 +352,7 @@ fn free_form_json_in_a_typed_result_keeps_its_proto_keys_as_own_properties() {
     let turn = BeginTurn { message: "Clean up".into(), now_ms: 0.0, user_id: None, chat_id: None, review: None };
     session.begin_turn(turn).unwrap();
     let call = ToolCallInput { id: "1".into(), name: "run_bash".into(), args: Value::String(text.into()) };
-    let response = ModelResponse { text: None, tool_calls: vec![call] };
+    let response = ModelResponse { text: None, tool_calls: vec![call], usage: None };
     assert!(matches!(session.handle_model_response(response, 1.0).unwrap(), Decision::AwaitApproval { .. }));
     let proposals = session.proposals();
     let parameters = planloop::json::parse(text.as_bytes(), HOST).unwrap().into_shallow().into_owned();

@@ -120,7 +120,7 @@ pub fn compose_texts<'a>(
         parts.push(Part { name, text: Cow::Borrowed(text), fill: true });
     }
     if let Some(budget) = input.budget.filter(|_| on("budget")) {
-        let line = prompts::budget_line(input.language, budget.remaining, budget.total);
+        let line = prompts::budget_line(input.language, budget.remaining, budget.total, None);
         parts.push(Part { name: "budget", text: Cow::Owned(line), fill: false });
     }
     let values = Values::new(&input.parts.values.0);
