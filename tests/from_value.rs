@@ -207,7 +207,7 @@ fn an_absent_key_reads_as_its_documented_default() {
     assert_eq!(read::<ComposeInput>(r#"{"base":"b"}"#), compose);
     let plan = CurrentPlan { goal: "g".into(), step: None, step_number: None, total_steps: None };
     let with_plan: ComposeInput = read(r#"{"base":"b","plan":{"goal":"g"},"budget":{"remaining":1,"total":2}}"#);
-    assert_eq!((with_plan.plan, with_plan.budget), (Some(plan), Some(Budget { remaining: 1, total: 2 })));
+    assert_eq!((with_plan.plan, with_plan.budget), (Some(plan), Some(Budget { remaining: 1, total: 2, tokens: None })));
     let capsule: ContextCapsuleInput = read(r#"{"goal":"g"}"#);
     assert_eq!(
         capsule,

@@ -6,6 +6,7 @@ mod support;
 
 use planloop::error::ErrorCode;
 use planloop::json::decimals::Decimals;
+use planloop::prompts::compose::PromptParts;
 use planloop::session::config::{DelegationOptions, OnLimit, SessionConfig};
 use planloop::session::events::{EventKind, PauseReason};
 use planloop::session::exchange::{Decision, ExitReason, ModelResponse, ToolCallInput, Usage};
@@ -98,6 +99,15 @@ fn a_turn_at_its_token_limit_pauses_as_budget_exhausted_and_its_calls_do_not_run
     let start = d.begin("Fix the parser");
     assert_eq!(start.next.tokens_remaining, Some(1000));
     assert!(start.next.budget_line.ends_with("Tokens remaining: 1000."), "{}", start.next.budget_line);
+    // The session's own system prompt shows them too.
+    let parts = PromptParts {
+        base: "You fix parsers.".into(),
+        components: Vec::new(),
+        features: Default::default(),
+        values: Default::default(),
+    };
+    let prompt = d.session.system_prompt(parts, d.now).unwrap().prompt;
+    assert!(prompt.ends_with("Tokens remaining: 1000."), "{prompt}");
     let list = call("t", "write_todos", &todos(&[("a", "in_progress"), ("b", "pending")]));
     let decision = spend(&mut d, "", vec![list, call("1", "read_file", "{}")], usage(500, 100));
     let Decision::RunTools { next, .. } = &decision else { panic!("{decision:?}") };
