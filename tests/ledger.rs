@@ -299,3 +299,15 @@ fn hostile_usage_is_refused_by_name() {
     let ledger = d.session.progress().ledger;
     assert_eq!(tokens(&ledger.session), (u32::MAX, u32::MAX));
 }
+
+#[test]
+fn an_abandoned_turn_still_counts_in_the_session() {
+    let mut d = Drive::new(limited(None, Some(1000)));
+    d.begin("One");
+    spend_and_run(&mut d, "", vec![call("1", "read_file", "{}")], usage(600, 0));
+    let start = d.begin("Something else");
+    assert_eq!(start.next.tokens_remaining, Some(400));
+    let ledger = d.session.progress().ledger;
+    assert_eq!((ledger.session.steps, tokens(&ledger.session)), (1, (600, 0)));
+    assert_eq!(ledger.turn, Tally::default());
+}
