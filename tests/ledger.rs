@@ -311,3 +311,15 @@ fn an_abandoned_turn_still_counts_in_the_session() {
     assert_eq!((ledger.session.steps, tokens(&ledger.session)), (1, (600, 0)));
     assert_eq!(ledger.turn, Tally::default());
 }
+
+#[test]
+fn a_turn_abandoned_with_a_child_at_work_keeps_what_the_child_spent() {
+    let mut d = child_at_work();
+    let now = d.tick(1000.0);
+    let child = d.session.child("d1").unwrap();
+    let decision = respond(child, "", vec![call("c1", "read_file", "{}")], usage(100, 20), now);
+    assert!(matches!(decision, Decision::RunTools { .. }), "{decision:?}");
+    d.begin("Something else");
+    let session = d.session.progress().ledger.session;
+    assert_eq!(tokens(&session), (400, 120));
+}

@@ -114,12 +114,12 @@ impl Session {
         }
     }
 
-    /// Adds the turn that ends now to the session's tally.
+    /// Adds the turn that ends now to the session's tally, with what its children still
+    /// at work spent (they end with it: what they spent was spent all the same).
     pub(super) fn close_books(&mut self, now: f64) {
-        if let Some(turn) = self.turn.as_mut().filter(|t| t.open) {
-            turn.time_ms = turn.elapsed(now).max(0.0);
-            self.spent = self.spent.plus(Tally::of(turn));
-        }
+        let Some(turn) = self.turn.as_mut().filter(|t| t.open) else { return };
+        turn.time_ms = turn.elapsed(now).max(0.0);
+        self.spent = self.spent.plus(self.ledger().turn);
     }
 
     /// Counts a child's tokens (all its turns') in the open turn, as its capsule comes in.
