@@ -235,9 +235,11 @@ function longSession(iterations) {
 }
 /** One decision: a response with one tool call, then its result. The arguments as an
  * object (LangChain.js, the AI SDK) or as the JSON text a chat completions API gives. */
-function decide(session, i, text = false) {
+function decide(session, i, text = false, usage = false) {
   const args = { ...ARGS, path: `notes/${i}.md` };
-  const decision = session.handleModelResponse({ text: null, toolCalls: [{ id: `call_${i}`, name: "read_file", args: text ? JSON.stringify(args) : args }] }, i);
+  const response = { text: null, toolCalls: [{ id: `call_${i}`, name: "read_file", args: text ? JSON.stringify(args) : args }] };
+  if (usage) response.usage = { inputTokens: 1200 + i, outputTokens: 40 };
+  const decision = session.handleModelResponse(response, i);
   if (decision.type !== "runTools") throw new Error(`decision ${i}: ${decision.type}`);
   session.handleToolResults([{ id: `call_${i}`, output: OUTPUT }], i);
 }
@@ -246,16 +248,23 @@ progress("Session.handleModelResponse + handleToolResults");
 const SESSION_BATCH = 200;
 let measured = longSession(100_000);
 const measuredText = longSession(100_000);
+const measuredUsage = longSession(100_000);
 let next = 1;
 let nextText = 1;
+let nextUsage = 1;
 const decisions = measure(
-  { decide: () => decide(measured, next++), decideText: () => decide(measuredText, nextText++, true) },
+  {
+    decide: () => decide(measured, next++),
+    decideText: () => decide(measuredText, nextText++, true),
+    decideUsage: () => decide(measuredUsage, nextUsage++, false, true),
+  },
   SESSION_BATCH,
 );
 const sessionTime = decisions.decide;
 console.log(`\nSession: handleModelResponse + handleToolResults for a response with one tool call (${ARGS_BYTES}-byte args; median of ${ROUNDS} rounds × ${SESSION_BATCH} after ${WARMUP_ROUNDS} warm-up rounds)\n`);
 console.log(`  ${us(sessionTime)} per decision, the arguments an object`);
 console.log(`  ${us(decisions.decideText)} per decision, the arguments JSON text (JSON.stringify included)`);
+console.log(`  ${us(decisions.decideUsage)} per decision, the response with usage (${(decisions.decideUsage / sessionTime).toFixed(2)}× without)`);
 console.log(`  ${us(decisions.first.decide)} per decision in the process's first ${SESSION_BATCH} (start-up: the JS and wasm still in their first tier)`);
 goals.push([`Session.handleModelResponse + handleToolResults, one call, ${ARGS_BYTES}-byte args (µs)`, [sessionTime / 1000], 10, 5]);
 

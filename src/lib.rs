@@ -66,7 +66,7 @@
 //!     ToolCallInput { id: "c2".into(), name: "search".into(), args: Value::String(r#"{"query":"notes"}"#.into()) },
 //! ];
 //! now += 1000.0;
-//! let Decision::RunTools { calls, replies, .. } = session.handle_model_response(ModelResponse { text: None, tool_calls: calls }, now)? else {
+//! let Decision::RunTools { calls, replies, .. } = session.handle_model_response(ModelResponse { text: None, tool_calls: calls, usage: None }, now)? else {
 //!     unreachable!()
 //! };
 //! assert_eq!(replies[0].content, r#"{"ok":true,"revision":1,"todoCount":2,"inProgress":"search"}"#);
@@ -75,7 +75,7 @@
 //!
 //! // It stops after the first step: planloop asks it to go on.
 //! now += 1000.0;
-//! let decision = session.handle_model_response(ModelResponse { text: Some("I found 3 notes.".into()), tool_calls: vec![] }, now)?;
+//! let decision = session.handle_model_response(ModelResponse { text: Some("I found 3 notes.".into()), tool_calls: vec![], usage: None }, now)?;
 //! assert!(matches!(decision, Decision::Continue { attempt: 1, .. }));
 //! # let _ = ExitReason::FinalAnswer;
 //! # Ok::<(), planloop::error::Error>(())

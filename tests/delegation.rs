@@ -45,7 +45,7 @@ fn child_at_work(config: SessionConfig) -> (Drive, f64) {
 
 fn respond(session: &mut Session, text: &str, calls: Vec<ToolCallInput>, now: f64) -> Decision {
     let text = (!text.is_empty()).then(|| text.to_owned());
-    session.handle_model_response(ModelResponse { text, tool_calls: calls }, now).unwrap()
+    session.handle_model_response(ModelResponse { text, tool_calls: calls, usage: None }, now).unwrap()
 }
 
 fn finish(d: &mut Drive, id: &str) -> planloop::session::delegation::DelegationOutcome {
@@ -72,7 +72,8 @@ fn a_delegate_call_is_handed_to_the_host_and_the_tool_offered_only_when_on() {
     assert_eq!(delegation.depth, 1);
     // Nothing answers it but its capsule (or the host's own result): the model waits.
     let mut session = d.session.clone();
-    let waiting = session.handle_model_response(ModelResponse { text: Some("x".into()), tool_calls: vec![] }, d.now);
+    let waiting =
+        session.handle_model_response(ModelResponse { text: Some("x".into()), tool_calls: vec![], usage: None }, d.now);
     assert!(waiting.unwrap_err().message.contains("tool results are awaited"));
     // Off by default: the same call is a host tool like any other.
     let mut plain = Drive::new(config());

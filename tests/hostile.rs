@@ -26,7 +26,7 @@ fn begin(session: &mut Session, message: &str, now: f64) -> planloop::error::Res
 }
 
 fn respond(session: &mut Session, calls: Vec<ToolCallInput>, now: f64) -> planloop::error::Result<Decision> {
-    session.handle_model_response(ModelResponse { text: None, tool_calls: calls }, now)
+    session.handle_model_response(ModelResponse { text: None, tool_calls: calls, usage: None }, now)
 }
 
 // A refused call changes nothing -------------------------------------------------------
@@ -146,7 +146,7 @@ fn times_as_far_apart_as_doubles_go_still_restore() {
         // And it goes on deciding.
         let mut restored = restored;
         restored.handle_tool_results(vec![ok("d", "deployed")], resolved).unwrap();
-        let done = ModelResponse { text: Some("Deployed.".into()), tool_calls: vec![] };
+        let done = ModelResponse { text: Some("Deployed.".into()), tool_calls: vec![], usage: None };
         let outcome = restored.handle_model_response(done, resolved).unwrap();
         assert!(matches!(outcome, Decision::Finalize { .. } | Decision::Pause { .. }), "{outcome:?}");
     }

@@ -91,7 +91,9 @@ fn reading_text() -> Drive {
 }
 
 fn respond(d: &mut Drive, calls: Vec<ToolCallInput>) -> Option<Decision> {
-    black_box(d.session.handle_model_response(ModelResponse { text: None, tool_calls: calls }, 9_000.0).ok())
+    black_box(
+        d.session.handle_model_response(ModelResponse { text: None, tool_calls: calls, usage: None }, 9_000.0).ok(),
+    )
 }
 
 fn results(d: &mut Drive, results: Vec<ToolResult>) {
@@ -143,7 +145,7 @@ fn workloads() -> Vec<Workload> {
     for &(name, n, text) in TEXTS {
         all.push(workload(format!("handleModelResponse: {name}"), n, move |n| {
             let mut d = reading_text();
-            let response = ModelResponse { text: Some(text(n)), tool_calls: vec![] };
+            let response = ModelResponse { text: Some(text(n)), tool_calls: vec![], usage: None };
             black_box(d.session.handle_model_response(response, 9_000.0).ok());
         }));
         if !READ_QUICKLY.contains(&name) {

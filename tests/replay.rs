@@ -114,7 +114,7 @@ fn replay(record: &Json, config: SessionConfig) -> Replay {
                 };
                 let before = statuses(&session);
                 let todo_call = calls.iter().any(|c| matches!(c.name.as_str(), "TodoWrite" | "update_plan"));
-                let decision = session.handle_model_response(ModelResponse { text, tool_calls: calls }, now).unwrap();
+                let decision = session.handle_model_response(ModelResponse { text, tool_calls: calls, usage: None }, now).unwrap();
                 if todo_call && statuses(&session) == before {
                     out.unchanged_rewrites += 1;
                     out.reminders_before_rewrites += usize::from(reminded);

@@ -429,7 +429,7 @@ fn the_same_text_reply_three_times_is_nudged_then_ended() {
 #[test]
 fn calls_out_of_order_are_refused_and_change_nothing() {
     let mut d = Drive::new(config());
-    let response = || ModelResponse { text: Some("hi".into()), tool_calls: vec![] };
+    let response = || ModelResponse { text: Some("hi".into()), tool_calls: vec![], usage: None };
     let err = d.session.handle_model_response(response(), 1.0).unwrap_err();
     assert_eq!(err.code, ErrorCode::InvalidState);
     assert!(err.message.contains("call beginTurn first"));
@@ -453,7 +453,8 @@ fn calls_out_of_order_are_refused_and_change_nothing() {
 fn duplicate_call_ids_in_one_response_are_refused() {
     let mut d = Drive::new(config());
     d.begin("Go");
-    let response = ModelResponse { text: None, tool_calls: vec![call("a", "x", "{}"), call("a", "y", "{}")] };
+    let response =
+        ModelResponse { text: None, tool_calls: vec![call("a", "x", "{}"), call("a", "y", "{}")], usage: None };
     let err = d.session.handle_model_response(response, 5_000.0).unwrap_err();
     assert_eq!(err.code, ErrorCode::InvalidArgument);
 }
@@ -498,7 +499,10 @@ fn many_calls_sharing_an_id_are_refused_in_a_short_error() {
     let mut d = Drive::new(config());
     d.begin("Go");
     let calls = (0..1_000).map(|i| call(["a", "b"][i % 3 / 2], "search", "{}")).collect();
-    let error = d.session.handle_model_response(ModelResponse { text: None, tool_calls: calls }, 5_000.0).unwrap_err();
+    let error = d
+        .session
+        .handle_model_response(ModelResponse { text: None, tool_calls: calls, usage: None }, 5_000.0)
+        .unwrap_err();
     let named = problems(&error);
     assert_eq!(named.len(), 6);
     assert_eq!(named[0], "toolCalls[1].id: Two tool calls share the id \"a\"");

@@ -177,7 +177,7 @@ fn random_response(rng: &mut Rng, step: usize) -> ModelResponse {
     if let Some(first) = calls.first().filter(|_| repeat).cloned() {
         calls.push(first);
     }
-    ModelResponse { text: (!text.is_empty()).then(|| (*text).to_owned()), tool_calls: calls }
+    ModelResponse { text: (!text.is_empty()).then(|| (*text).to_owned()), tool_calls: calls, usage: None }
 }
 
 /// Times a host may pass: the drive's clock, or now and then one at an end of the
@@ -350,6 +350,7 @@ fn busy_session() -> Session {
     let response = ModelResponse {
         text: Some("[Step] Find\n[Step] Merge".into()),
         tool_calls: vec![call("1", "write_todos", &todos(&[("find", "in_progress")])), call("2", "deploy", "{}")],
+        usage: None,
     };
     let decision = session.handle_model_response(response, 2.0).unwrap();
     assert!(matches!(decision, Decision::AwaitApproval { .. }));
@@ -507,10 +508,11 @@ fn a_snapshot_nested_too_deep_is_refused_before_anything_walks_it() {
     let begin = BeginTurn { message: "go".into(), now_ms: 1.0, user_id: None, chat_id: None, review: None };
     session.begin_turn(begin).unwrap();
     let deepest = planloop::validate::schema::ANY_MAX_DEPTH;
-    let too_deep = ModelResponse { text: None, tool_calls: vec![call("1", "deploy", &nested(deepest + 1))] };
+    let too_deep =
+        ModelResponse { text: None, tool_calls: vec![call("1", "deploy", &nested(deepest + 1))], usage: None };
     let error = session.handle_model_response(too_deep, 2.0).unwrap_err();
     assert_eq!(error.code, ErrorCode::InvalidArgument);
-    let response = ModelResponse { text: None, tool_calls: vec![call("1", "deploy", &nested(deepest))] };
+    let response = ModelResponse { text: None, tool_calls: vec![call("1", "deploy", &nested(deepest))], usage: None };
     assert!(matches!(session.handle_model_response(response, 2.0).unwrap(), Decision::AwaitApproval { .. }));
     roundtrip(&session);
 }
@@ -562,7 +564,8 @@ fn a_format_1_0_snapshot_still_restores_and_numbers_its_next_proposal_after_the_
     let outcome = session.approve(&action, ApproveOptions { edited_args: None, scope: Scope::Once }, 3.0).unwrap();
     let Some(Decision::RunTools { calls, .. }) = outcome.resumed else { panic!("resumes") };
     session.handle_tool_results(calls.iter().map(|c| ok(&c.id, "done")).collect(), 4.0).unwrap();
-    let response = ModelResponse { text: None, tool_calls: vec![call("9", "deploy", r#"{"env":"staging"}"#)] };
+    let response =
+        ModelResponse { text: None, tool_calls: vec![call("9", "deploy", r#"{"env":"staging"}"#)], usage: None };
     let Decision::AwaitApproval { proposals, .. } = session.handle_model_response(response, 5.0).unwrap() else {
         panic!("a proposal")
     };
@@ -579,7 +582,8 @@ fn arguments_with_many_keys_cost_linear_time_to_take_in_snapshot_and_restore() {
     let begin = BeginTurn { message: "go".into(), now_ms: 1.0, user_id: None, chat_id: None, review: None };
     session.begin_turn(begin).unwrap();
     let calls = vec![ToolCallInput { id: "1".into(), name: "deploy".into(), args: Value::String(text.into()) }];
-    let decision = session.handle_model_response(ModelResponse { text: None, tool_calls: calls }, 2.0).unwrap();
+    let decision =
+        session.handle_model_response(ModelResponse { text: None, tool_calls: calls, usage: None }, 2.0).unwrap();
     let Decision::AwaitApproval { proposals, .. } = decision else { panic!("a proposal") };
     assert!(matches!(&proposals[0].args, Value::Object(members) if members.len() == 99_000));
     roundtrip(&session);

@@ -254,21 +254,34 @@ pub fn resume(language: Language, goal: &str, plan: &str, done: &str, next: Opti
     fill(template, &values).trim_end().to_owned()
 }
 
-/// "Tool rounds remaining: X of Y", and what to do when none are left.
-pub fn budget_line(language: Language, remaining: u32, total: u32) -> String {
+/// "Tool rounds remaining: X of Y", the tokens left under a token limit, and what to do
+/// when no rounds are left.
+pub fn budget_line(language: Language, remaining: u32, total: u32, tokens: Option<u32>) -> String {
     // Written, not formatted, into one string: this line is written on every decision.
-    let mut line = Vec::with_capacity(96);
-    let (start, of, end) = match (language, remaining) {
-        (Language::En, 0) => ("Tool rounds remaining: ", " of ", ". Give your final answer now, without tools."),
-        (Language::En, _) => ("Tool rounds remaining: ", " of ", "."),
-        (Language::Zh, 0) => ("剩余工具轮次: ", "/", "。请现在直接给出最终答案，不要再调用工具。"),
-        (Language::Zh, _) => ("剩余工具轮次: ", "/", "。"),
+    let mut line = Vec::with_capacity(128);
+    let (start, of, end, tokens_left, answer_now) = match language {
+        Language::En => (
+            "Tool rounds remaining: ",
+            " of ",
+            ".",
+            " Tokens remaining: ",
+            " Give your final answer now, without tools.",
+        ),
+        Language::Zh => ("剩余工具轮次: ", "/", "。", "剩余令牌: ", "请现在直接给出最终答案，不要再调用工具。"),
     };
     line.extend_from_slice(start.as_bytes());
     push_decimal(&mut line, remaining.into());
     line.extend_from_slice(of.as_bytes());
     push_decimal(&mut line, total.into());
     line.extend_from_slice(end.as_bytes());
+    if let Some(tokens) = tokens {
+        line.extend_from_slice(tokens_left.as_bytes());
+        push_decimal(&mut line, tokens.into());
+        line.extend_from_slice(end.as_bytes());
+    }
+    if remaining == 0 {
+        line.extend_from_slice(answer_now.as_bytes());
+    }
     String::from_utf8(line).unwrap_or_default()
 }
 
@@ -452,13 +465,23 @@ pub fn no_steps(language: Language) -> &'static str {
     }
 }
 
+/// A limit a turn stops at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Limit {
+    Iterations,
+    Time,
+    Tokens,
+}
+
 /// The names of the limits, for summaries.
-pub fn limit_name(language: Language, timeout: bool) -> &'static str {
-    match (language, timeout) {
-        (Language::En, false) => "iteration limit",
-        (Language::En, true) => "time limit",
-        (Language::Zh, false) => "迭代次数上限",
-        (Language::Zh, true) => "时间上限",
+pub fn limit_name(language: Language, limit: Limit) -> &'static str {
+    match (language, limit) {
+        (Language::En, Limit::Iterations) => "iteration limit",
+        (Language::En, Limit::Time) => "time limit",
+        (Language::En, Limit::Tokens) => "token budget",
+        (Language::Zh, Limit::Iterations) => "迭代次数上限",
+        (Language::Zh, Limit::Time) => "时间上限",
+        (Language::Zh, Limit::Tokens) => "令牌预算",
     }
 }
 
@@ -466,6 +489,24 @@ pub fn limit_name(language: Language, timeout: bool) -> &'static str {
 mod tests {
     use super::*;
     use crate::json::decimals::Decimals;
+
+    #[test]
+    fn the_budget_line_shows_tokens_only_under_a_token_limit() {
+        assert_eq!(budget_line(Language::En, 3, 19, None), "Tool rounds remaining: 3 of 19.");
+        assert_eq!(
+            budget_line(Language::En, 3, 19, Some(1200)),
+            "Tool rounds remaining: 3 of 19. Tokens remaining: 1200."
+        );
+        assert_eq!(
+            budget_line(Language::En, 0, 19, Some(0)),
+            "Tool rounds remaining: 0 of 19. Tokens remaining: 0. Give your final answer now, without tools."
+        );
+        assert_eq!(budget_line(Language::Zh, 3, 19, Some(1200)), "剩余工具轮次: 3/19。剩余令牌: 1200。");
+        assert_eq!(
+            budget_line(Language::Zh, 0, 19, None),
+            "剩余工具轮次: 0/19。请现在直接给出最终答案，不要再调用工具。"
+        );
+    }
 
     #[test]
     fn find_brace_finds_the_first_brace_wherever_it_lies() {

@@ -308,7 +308,7 @@ impl Session {
             EventKind::TurnPaused { reason: PauseReason::PlanReview, pending_count: 0, steps_used, steps_remaining },
             now,
         );
-        self.end_turn();
+        self.end_turn(now);
         Decision::AwaitPlanReview { message: review::user_message(language, goal.trim(), plan.trim()), review, replies }
     }
 

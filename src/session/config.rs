@@ -265,6 +265,15 @@ pub struct SessionConfig {
     /// session restored from a snapshot older than 1.4 keeps `"interval"`, as it ran.
     #[serde(default)]
     pub reminder_mode: ReminderMode,
+    /// Tokens per turn (input and output, its sub-agents' included); at it the turn
+    /// ends with `budget_exhausted`. No limit when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "u32", range(min = 1))]
+    pub max_tokens: Option<u32>,
+    /// Tokens for the whole session; once used up, it begins no more turns.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "u32", range(min = 1))]
+    pub max_session_tokens: Option<u32>,
 }
 
 struct_from_value!(SessionConfig, "camelCase" {
@@ -285,6 +294,8 @@ struct_from_value!(SessionConfig, "camelCase" {
     max_tool_output_chars = twenty_thousand(),
     delegation = Default::default(),
     reminder_mode = Default::default(),
+    max_tokens,
+    max_session_tokens,
 });
 
 impl SessionConfig {
@@ -352,6 +363,8 @@ impl Default for SessionConfig {
             max_tool_output_chars: twenty_thousand(),
             delegation: DelegationOptions::default(),
             reminder_mode: ReminderMode::default(),
+            max_tokens: None,
+            max_session_tokens: None,
         }
     }
 }

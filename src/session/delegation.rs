@@ -104,6 +104,10 @@ impl Session {
         config.timeout_ms = self.time_left(now).max(1.0).min(f64::from(delegation.timeout_ms)) as u32;
         config.plan_review.enabled = false;
         config.on_limit = OnLimit::Pause;
+        // Its tokens are what the turn and session have left (children at work counted),
+        // in a session of its own: its one turn is all of it.
+        config.max_tokens = self.tokens_left().map(|left| left.max(1));
+        config.max_session_tokens = None;
         let mut child = Session::with_decimals(config, self.decimals);
         let turn = self.turn.as_ref();
         child.lineage = self.lineage.clone();
@@ -182,8 +186,8 @@ impl Session {
     /// Ends delegation `call_id`: the child (as it stands: done, stopped short, waiting
     /// for the user, or never begun) hands back its capsule, which becomes the delegate
     /// call's result; the parent's todo item follows it (`done` completes it, `partial`
-    /// and `blocked` leave it in progress with a note), and the child's model calls and
-    /// waits are the parent's.
+    /// and `blocked` leave it in progress with a note), and the child's model calls,
+    /// tokens and waits are the parent's.
     pub fn finish_delegation(&mut self, call_id: &str, options: HandoffOptions, now: f64) -> Result<DelegationOutcome> {
         let delegation = self.waiting_delegation("finishDelegation", call_id)?;
         let child = match self.children.iter().position(|c| c.call_id == call_id) {
@@ -249,6 +253,7 @@ impl Session {
             None => (0, 0.0),
         };
         let max_iterations = self.config.max_iterations;
+        self.count_child(&child);
         let turn = self.turn_mut()?;
         // The child's calls were the turn's, and its waits for the user were not the
         // agent's time: no more of it than the turn has had (a child's snapshot given by

@@ -4,7 +4,7 @@
 use crate::plan::recorded::PlanState;
 use crate::plan::steps::PlanStatus;
 use crate::plan::todos::TodoStatus;
-use crate::prompts::{self, FinishBy};
+use crate::prompts::{self, FinishBy, Limit};
 use crate::session::config::{Language, OnLimit};
 use crate::session::events::{EventKind, PauseReason};
 use crate::session::exchange::{ContinueReason, Decision, ExitReason, NextCall};
@@ -18,9 +18,11 @@ impl Session {
     /// Asks the model to go on, or ends the turn when it may not.
     pub(super) fn nudge(&mut self, reason: ContinueReason, answer: String, out_of_budget: bool, now: f64) -> Decision {
         if out_of_budget {
-            let exit = match self.turn.as_ref().is_some_and(|t| t.elapsed(now) >= f64::from(self.config.timeout_ms)) {
-                true => ExitReason::Timeout,
-                false => ExitReason::MaxIterations,
+            let timed_out = self.turn.as_ref().is_some_and(|t| t.elapsed(now) >= f64::from(self.config.timeout_ms));
+            let exit = match (timed_out, self.tokens_left() == Some(0)) {
+                (true, _) => ExitReason::Timeout,
+                (false, true) => ExitReason::BudgetExhausted,
+                (false, false) => ExitReason::MaxIterations,
             };
             return self.limit(exit, now);
         }
@@ -61,7 +63,7 @@ impl Session {
         let unfinished = self.unfinished();
         self.set_step_plan_status(if unfinished { PlanStatus::Paused } else { PlanStatus::Completed });
         self.record_ending(EndedAs::Finalized, &answer);
-        let iterations = self.end_turn();
+        let iterations = self.end_turn(now);
         self.emit(EventKind::TurnCompleted { exit_reason, iterations }, now);
         Decision::Finalize { answer, exit_reason }
     }
@@ -70,13 +72,13 @@ impl Session {
     pub(super) fn limit(&mut self, exit_reason: ExitReason, now: f64) -> Decision {
         let elapsed_ms = self.turn.as_ref().map_or(0.0, |t| t.elapsed(now));
         self.emit(EventKind::LimitReached { exit_reason, elapsed_ms }, now);
-        let summary = self.summary(exit_reason == ExitReason::Timeout);
+        let summary = self.summary(exit_reason);
         let ended_as = match self.config.on_limit {
             OnLimit::Pause => EndedAs::Paused,
             OnLimit::Fail => EndedAs::Failed,
         };
         self.record_ending(ended_as, &summary);
-        let iterations = self.end_turn();
+        let iterations = self.end_turn(now);
         self.set_step_plan_status(match self.config.on_limit {
             OnLimit::Pause => PlanStatus::Paused,
             OnLimit::Fail => PlanStatus::Failed,
@@ -86,6 +88,7 @@ impl Session {
                 let steps_remaining = self.config.max_iterations.saturating_sub(iterations);
                 let reason = match exit_reason {
                     ExitReason::Timeout => PauseReason::Timeout,
+                    ExitReason::BudgetExhausted => PauseReason::BudgetExhausted,
                     _ => PauseReason::MaxIterations,
                 };
                 self.emit(
@@ -108,7 +111,8 @@ impl Session {
         }
     }
 
-    pub(super) fn end_turn(&mut self) -> u32 {
+    pub(super) fn end_turn(&mut self, now: f64) -> u32 {
+        self.close_books(now);
         match self.turn.as_mut() {
             Some(turn) => {
                 turn.open = false;
@@ -122,10 +126,15 @@ impl Session {
     }
 
     /// What was done and what is next, for a turn stopped at a limit.
-    pub(super) fn summary(&self, timeout: bool) -> String {
+    pub(super) fn summary(&self, exit_reason: ExitReason) -> String {
         let language = self.config.language;
         let (done, next) = self.done_and_next();
-        prompts::paused(language, prompts::limit_name(language, timeout), &done, next.as_deref())
+        let limit = match exit_reason {
+            ExitReason::Timeout => Limit::Time,
+            ExitReason::BudgetExhausted => Limit::Tokens,
+            _ => Limit::Iterations,
+        };
+        prompts::paused(language, prompts::limit_name(language, limit), &done, next.as_deref())
     }
 
     /// What the next model call may do at `now`: without tools on the turn's last
@@ -138,14 +147,16 @@ impl Session {
             None => (0, false, false),
         };
         let iteration = used.saturating_add(1);
-        let tools_withheld = iteration >= max || timed_out || stuck_out;
+        let tokens_remaining = self.tokens_left();
+        let tools_withheld = iteration >= max || timed_out || stuck_out || tokens_remaining == Some(0);
         let total = max.saturating_sub(1);
         let remaining = if tools_withheld { 0 } else { max.saturating_sub(iteration) };
         NextCall {
             iteration,
             tools_withheld,
             tool_rounds_remaining: remaining,
-            budget_line: prompts::budget_line(language, remaining, total),
+            budget_line: prompts::budget_line(language, remaining, total, tokens_remaining),
+            tokens_remaining,
         }
     }
 }

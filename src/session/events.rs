@@ -11,6 +11,7 @@ use crate::session::approval::ProposalStatus;
 use crate::session::continuation::{Source, Status};
 use crate::session::exchange::ExitReason;
 use crate::session::handoff::HandoffStatus;
+use crate::session::ledger::Ledger;
 use crate::session::stuck::Pattern;
 
 /// Events kept between two drains.
@@ -36,6 +37,7 @@ pub enum PauseReason {
     PlanReview,
     MaxIterations,
     Timeout,
+    BudgetExhausted,
 }
 
 /// What happened. Switch on `type`.
@@ -112,4 +114,7 @@ pub enum EventKind {
     /// "continue" resumed a paused plan from its current step.
     #[serde(rename_all = "camelCase")]
     PlanResumed { plan_id: String, step_index: u32 },
+    /// A model response reported its tokens: the response's, and the ledger after them.
+    #[serde(rename_all = "camelCase")]
+    TokensUsed { input_tokens: u32, output_tokens: u32, ledger: Ledger },
 }

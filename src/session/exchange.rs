@@ -9,6 +9,7 @@ use crate::json::value::Value;
 use crate::session::approval::Proposal;
 use crate::session::continuation::ReportedProgress;
 use crate::session::delegate_call::Delegation;
+use crate::session::ledger::Ledger;
 use crate::session::review::PlanReview;
 use crate::text::written_call::WrittenCall;
 
@@ -76,9 +77,29 @@ pub struct ModelResponse {
     #[serde(default)]
     #[schemars(length(max = MAX_TOOL_CALLS))]
     pub tool_calls: Vec<ToolCallInput>,
+    /// The tokens the response cost, as the provider reported them (`null` or absent when
+    /// unknown: it counts nothing).
+    #[serde(default)]
+    #[schemars(with = "Option<Usage>")]
+    pub usage: Option<Usage>,
 }
 
-struct_from_value!(ModelResponse, "camelCase" { text, tool_calls = Default::default() });
+struct_from_value!(ModelResponse, "camelCase" { text, tool_calls = Default::default(), usage });
+
+/// The tokens of one model response; a count left out is unknown and counts nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Default, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(deny_unknown_fields)]
+pub struct Usage {
+    #[serde(default)]
+    #[schemars(with = "u32")]
+    pub input_tokens: Option<u32>,
+    #[serde(default)]
+    #[schemars(with = "u32")]
+    pub output_tokens: Option<u32>,
+}
+
+struct_from_value!(Usage, "camelCase" { input_tokens, output_tokens });
 
 /// The result of a tool the host ran.
 #[derive(Debug, Clone, PartialEq, JsonSchema)]
@@ -147,6 +168,8 @@ pub struct NextCall {
     pub tool_rounds_remaining: u32,
     /// "Tool rounds remaining: X of Y", for the system prompt.
     pub budget_line: String,
+    /// Tokens the turn (and session) may still use, when a token limit is set.
+    pub tokens_remaining: Option<u32>,
 }
 
 /// Why a turn ended.
@@ -163,6 +186,8 @@ pub enum ExitReason {
     MaxIterations,
     /// `timeoutMs` since the turn began.
     Timeout,
+    /// `maxTokens` in the turn, or `maxSessionTokens` in the session.
+    BudgetExhausted,
 }
 
 /// Why the model is asked to go on.
@@ -322,6 +347,8 @@ pub struct Progress {
     pub max_iterations: u32,
     /// The model's last `continuation.progress`, when the protocol is on.
     pub reported: Option<ReportedProgress>,
+    /// Steps, tokens and time spent, children's included.
+    pub ledger: Ledger,
 }
 
 #[cfg(test)]

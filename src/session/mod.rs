@@ -18,6 +18,7 @@ pub mod events;
 pub mod exchange;
 pub mod handoff;
 pub mod intent;
+pub mod ledger;
 mod progress;
 mod prompt;
 mod proposals;
@@ -50,6 +51,7 @@ use crate::session::exchange::{
     ApprovalOutcome, BeginTurn, ContinueReason, Decision, ExitReason, ModelResponse, ToolMessage, ToolResult,
     ToolResultsOutcome, TurnStart,
 };
+use crate::session::ledger::Tally;
 use crate::session::review::PlanReview;
 use crate::session::stuck::StuckDetector;
 use crate::text::reflection::DEFAULT_MAX_CHARS;
@@ -87,6 +89,8 @@ pub struct Session {
     pub(crate) children: Vec<Child>,
     /// How it reads and writes decimal numbers (not state: a snapshot leaves it out).
     pub(crate) decimals: Decimals,
+    /// What its closed turns spent (the ledger's session total, less the open turn).
+    pub(crate) spent: Tally,
 }
 
 impl Session {
@@ -130,6 +134,7 @@ impl Session {
             children: Vec::new(),
             decimals,
             config,
+            spent: Tally::default(),
         }
     }
 
@@ -152,8 +157,10 @@ impl Session {
         let number = self.turns.checked_add(1).ok_or_else(|| {
             Error::invalid_state("beginTurn", "this session has begun as many turns as it can count: start a new one")
         })?;
+        self.check_session_tokens()?;
         if self.turn.as_ref().is_some_and(|t| t.open) {
             self.emit(EventKind::TurnAbandoned {}, now);
+            self.close_books(now);
         }
         self.children.clear();
         let (user, chat) = (input.user_id.as_deref(), input.chat_id.as_deref());
@@ -196,6 +203,9 @@ impl Session {
             ending: None,
             delegated: 0,
             quiet_since: 0,
+            input_tokens: 0,
+            output_tokens: 0,
+            time_ms: 0.0,
         });
         self.stuck.reset();
         self.emit(EventKind::TurnStarted {}, now);
@@ -219,8 +229,11 @@ impl Session {
         let turn = self.turn_mut()?;
         turn.iterations = turn.iterations.saturating_add(1);
         let (iteration, stuck_out, used) = (turn.iterations, turn.stuck_out, turn.used());
-        let timed_out = turn.elapsed(now) >= f64::from(self.config.timeout_ms);
+        let elapsed = turn.elapsed(now);
+        turn.time_ms = elapsed.max(0.0);
+        let timed_out = elapsed >= f64::from(self.config.timeout_ms);
         let withheld = used >= self.config.max_iterations;
+        let spent = self.count_usage(response.usage, now);
 
         let text = response.text.unwrap_or_default();
         // planloop's own nudges, echoed back, are not the model's words: never its answer
@@ -267,6 +280,9 @@ impl Session {
             if timed_out {
                 return Ok(self.limit(ExitReason::Timeout, now));
             }
+            if spent {
+                return Ok(self.limit(ExitReason::BudgetExhausted, now));
+            }
             if withheld {
                 return Ok(self.limit(ExitReason::MaxIterations, now));
             }
@@ -276,7 +292,7 @@ impl Session {
             if let Some(decision) = self.note_stuck(pattern, now) {
                 return Ok(decision);
             }
-            return Ok(self.nudge(ContinueReason::Stuck, shown, timed_out || withheld, now));
+            return Ok(self.nudge(ContinueReason::Stuck, shown, timed_out || withheld || spent, now));
         }
         let reason = if answer.is_empty() {
             Some(ContinueReason::EmptyReply)
@@ -291,7 +307,7 @@ impl Session {
         };
         Ok(match reason {
             None => self.finish(answer, ExitReason::FinalAnswer, now),
-            Some(reason) => self.nudge(reason, shown, timed_out || withheld, now),
+            Some(reason) => self.nudge(reason, shown, timed_out || withheld || spent, now),
         })
     }
 

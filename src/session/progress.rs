@@ -63,6 +63,7 @@ impl Session {
             iterations,
             max_iterations: self.config.max_iterations,
             reported: self.reported.clone(),
+            ledger: self.ledger(),
         };
         if let Some(reported) = &self.reported {
             let percentage = reported.completion_percentage.or(match (reported.current_step, reported.total_steps) {

@@ -16,7 +16,11 @@ impl Session {
         }
         let next = self.next_call(now);
         let total = config.max_iterations.saturating_sub(1);
-        let budget = (total > 0).then_some(Budget { remaining: next.tool_rounds_remaining, total });
+        let budget = (total > 0).then_some(Budget {
+            remaining: next.tool_rounds_remaining,
+            total,
+            tokens: next.tokens_remaining,
+        });
         let input = ComposeInput { parts, language: config.language, plan: self.current_plan(), budget };
         compose_as(&input, "parts")
     }

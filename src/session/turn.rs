@@ -99,6 +99,23 @@ pub struct Turn {
     #[serde(default, skip_serializing_if = "is_zero")]
     #[schemars(range(min = 1))]
     pub(crate) quiet_since: u32,
+    /// Tokens its responses used, and its sub-agents' once their capsules came in.
+    /// (Absent when none, and before 1.4.)
+    #[serde(default, skip_serializing_if = "is_zero")]
+    #[schemars(range(min = 1))]
+    pub(crate) input_tokens: u32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    #[schemars(range(min = 1))]
+    pub(crate) output_tokens: u32,
+    /// The agent's time in the turn as of its last response, or its end (`progress()`
+    /// has no clock). (Absent when none, and before 1.4.)
+    #[serde(default, skip_serializing_if = "no_time")]
+    #[schemars(range(min = 0))]
+    pub(crate) time_ms: f64,
+}
+
+fn no_time(ms: &f64) -> bool {
+    *ms == 0.0
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -169,6 +186,9 @@ struct_from_value!(Turn, "camelCase" {
     ending,
     delegated = Default::default(),
     quiet_since = Default::default(),
+    input_tokens = Default::default(),
+    output_tokens = Default::default(),
+    time_ms = Default::default(),
 });
 
 impl Turn {

@@ -35,6 +35,7 @@ use crate::session::config::{ReminderMode, SessionConfig, TodoDialect};
 use crate::session::continuation::ReportedProgress;
 use crate::session::delegation::{Child, Link};
 use crate::session::exchange::MAX_TOOL_CALLS;
+use crate::session::ledger::Tally;
 use crate::session::review::PlanReview;
 use crate::session::stuck::StuckDetector;
 use crate::session::{Session, Turn, PROPOSALS_KEPT};
@@ -106,6 +107,9 @@ pub struct SessionSnapshot {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(length(max = 8))]
     pub children: Vec<ChildSnapshot>,
+    /// What the session's closed turns spent. (Absent when nothing, and before 1.4.)
+    #[serde(default, skip_serializing_if = "Tally::is_zero")]
+    pub spent: Tally,
 }
 
 /// A sub-agent in a snapshot: its delegate call, and its own snapshot as JSON text
@@ -140,6 +144,7 @@ struct_from_value!(SessionSnapshot, "camelCase" {
     stuck,
     lineage = Default::default(),
     children = Default::default(),
+    spent = Default::default(),
 });
 
 impl ChildSnapshot {
@@ -194,6 +199,7 @@ impl Session {
             stuck: self.stuck.clone(),
             lineage: self.lineage.clone(),
             children: self.children.iter().map(ChildSnapshot::of).collect::<Result<_>>()?,
+            spent: self.spent,
         };
         let mut text = json_text::to_string(&snapshot, self.decimals);
         let document = json::parse(text.as_bytes(), self.decimals).map_err(|e| Error::internal(&e.message))?;
@@ -314,6 +320,7 @@ impl Session {
             lineage: s.lineage,
             children: Vec::new(),
             decimals,
+            spent: s.spent,
         }
     }
 

@@ -114,7 +114,7 @@ fn budget(r: &mut PlainJson<'_>) -> Option<Budget> {
         Some(())
     })?;
     let [remaining, total] = read;
-    (seen == 0b11 && total >= 1).then_some(Budget { remaining, total })
+    (seen == 0b11 && total >= 1).then_some(Budget { remaining, total, tokens: None })
 }
 
 /// The composed prompt as fields: its text crosses as it is, where as JSON it was
@@ -207,7 +207,7 @@ mod tests {
         let head = br#"[{"features":{"planner_tools":false},"values":{"agent":"Ada"},"base":"","budget":{"remaining":2,"total":4}}]"#;
         let input = plain_head(head, Decimals::RUST).expect("plain");
         assert_eq!(input.parts.values.get("agent").map(String::as_str), Some("Ada"));
-        assert_eq!(input.budget, Some(Budget { remaining: 2, total: 4 }));
+        assert_eq!(input.budget, Some(Budget { remaining: 2, total: 4, tokens: None }));
         assert_eq!(Some(input), general(head));
     }
 }

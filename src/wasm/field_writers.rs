@@ -321,6 +321,13 @@ impl WriteFields for NextCall {
         out.flag(self.tools_withheld);
         out.number(self.tool_rounds_remaining);
         out.string(&self.budget_line);
+        match &self.tokens_remaining {
+            Some(value) => {
+                out.flag(true);
+                out.number(*value);
+            }
+            None => out.flag(false),
+        }
     }
 }
 

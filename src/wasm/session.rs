@@ -16,7 +16,7 @@ use crate::prompts::compose::{Composed, Composition};
 
 use crate::json::decimals::Decimals;
 use crate::json::{Decoded, Parser};
-use crate::session::exchange::{Decision, ModelResponse, ToolCallInput, ToolResult};
+use crate::session::exchange::{Decision, ModelResponse, ToolCallInput, ToolResult, Usage};
 use crate::session::exchange::{MAX_TOOL_CALLS, NAME_MAX, STDERR_MAX, TEXT_MAX};
 use crate::session::review::PlanReviewStore;
 use crate::session::Session;
@@ -255,8 +255,8 @@ pub type Hot<T> = fn(&[u8], Decimals) -> Option<(T, f64)>;
 pub fn model_response(input: &[u8], decimals: Decimals) -> Option<(ModelResponse, f64)> {
     let mut r = PlainJson::new(input, decimals);
     r.p.eat(b'[').then_some(())?;
-    let mut response = ModelResponse { text: None, tool_calls: Vec::new() };
-    r.fields(&["text", "toolCalls"], &mut |r, field| {
+    let mut response = ModelResponse { text: None, tool_calls: Vec::new(), usage: None };
+    r.fields(&["text", "toolCalls", "usage"], &mut |r, field| {
         match field {
             0 => {
                 response.text = match r.p.peek()? {
@@ -264,7 +264,13 @@ pub fn model_response(input: &[u8], decimals: Decimals) -> Option<(ModelResponse
                     _ => Some(r.string(0, TEXT_MAX)?),
                 }
             }
-            _ => response.tool_calls = r.array(MAX_TOOL_CALLS, PlainJson::tool_call)?,
+            1 => response.tool_calls = r.array(MAX_TOOL_CALLS, PlainJson::tool_call)?,
+            _ => {
+                response.usage = match r.p.peek()? {
+                    b'n' => r.p.literal("null").ok().map(|_| None)?,
+                    _ => Some(r.usage()?),
+                }
+            }
         }
         Some(())
     })?;
@@ -310,6 +316,25 @@ impl<'a> PlainJson<'a> {
             _ => r.any(0, &mut 0).map(|v| args = Some(v)),
         })?;
         Some(ToolCallInput { id: id?, name: name?, args: args.unwrap_or(Value::Undefined) })
+    }
+
+    fn usage(&mut self) -> Option<Usage> {
+        let mut usage = Usage::default();
+        self.fields(&["inputTokens", "outputTokens"], &mut |r, field| {
+            let count = Some(r.count()?);
+            match field {
+                0 => usage.input_tokens = count,
+                _ => usage.output_tokens = count,
+            }
+            Some(())
+        })?;
+        Some(usage)
+    }
+
+    /// A whole number of `0..=u32::MAX`.
+    fn count(&mut self) -> Option<u32> {
+        let n = self.p.number(self.decimals).ok()?;
+        (n.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&n)).then_some(n as u32)
     }
 
     fn tool_result(&mut self) -> Option<ToolResult> {

@@ -95,13 +95,36 @@ impl Gen {
             _ => self.string(),
         };
         let members = [format!("\"text\":{text}"), format!("\"toolCalls\":[{}]", calls.join(","))];
-        let body = match self.next(4) {
+        let mut body = match self.next(4) {
             0 => members[0].clone(),
             1 => members[1].clone(),
             2 => format!("{},{}", members[1], members[0]),
             _ => format!("{},{}", members[0], members[1]),
         };
+        if self.next(2) == 0 {
+            body = format!("{body},\"usage\":{}", self.usage());
+        }
         format!("[{{{body}}},{}]", self.time())
+    }
+
+    /// A `usage` value: mostly counts in range, with the odd one out of it.
+    fn usage(&mut self) -> String {
+        if self.next(8) == 0 {
+            return self.pick(&["null", "undefined", "{}", "3", "\"5\""]).to_owned();
+        }
+        let counts =
+            ["0", "-0", "7", "1200", "4294967295", "4294967296", "-1", "1.5", "1e300", "1e400", "null", "\"9\""];
+        let keys = ["inputTokens", "outputTokens", "inputTokens", "outputTokens", "totalTokens"];
+        let members: Vec<String> = (0..self.next(4))
+            .map(|_| {
+                let count = match self.next(3) {
+                    0 => self.pick(&counts),
+                    _ => self.pick(&counts[..4]),
+                };
+                format!("\"{}\":{count}", self.pick(&keys))
+            })
+            .collect();
+        format!("{{{}}}", members.join(","))
     }
 
     fn tool_results(&mut self) -> String {
@@ -165,6 +188,9 @@ fn a_typical_response_and_its_results_take_the_hot_path() {
     let response = br#"[{"text":"Looking.","toolCalls":[{"id":"c1","name":"grep","args":"{\"q\":\"bug\"}"}]},1]"#;
     let (read, now) = model_response(response, Decimals::RUST).expect("plain");
     assert_eq!((read.tool_calls[0].name.as_str(), now), ("grep", 1.0));
+    let counted = br#"[{"text":"Done.","toolCalls":[],"usage":{"inputTokens":1200,"outputTokens":34}},3]"#;
+    let (read, _) = model_response(counted, Decimals::RUST).expect("plain");
+    assert_eq!(read.usage, Some(Usage { input_tokens: Some(1200), output_tokens: Some(34) }));
     let results = br#"[[{"id":"c1","output":"src/a.rs:1: bug","isError":false,"durationMs":3}],2]"#;
     let (read, _) = tool_results(results, Decimals::RUST).expect("plain");
     assert_eq!(read[0].duration_ms, Some(3.0));

@@ -536,10 +536,15 @@ export type Event = {
     type: "PlanResumed";
     planId: string;
     stepIndex: number;
+} | {
+    type: "TokensUsed";
+    inputTokens: number;
+    outputTokens: number;
+    ledger: Ledger;
 });
 
 /** Why a turn ended. */
-export type ExitReason = "final_answer" | "safety_valve" | "stuck" | "max_iterations" | "timeout";
+export type ExitReason = "final_answer" | "safety_valve" | "stuck" | "max_iterations" | "timeout" | "budget_exhausted";
 
 /** The type a value was expected to have. */
 export type Expected = "object" | "array" | "string" | "number" | "int" | "boolean" | "null" | "record";
@@ -675,6 +680,12 @@ export type JsonSchema = { [key: string]: unknown };
 /** The language of the prompts planloop injects (continuation nudges, reminders). */
 export type Language = "en" | "zh";
 
+/** The ledger of the current (or last) turn and of the whole session. */
+export type Ledger = {
+    turn: Tally;
+    session: Tally;
+};
+
 /** One step of a sub-agent's descent: the parent's turn, and its delegate call. */
 export type Link = {
     turn: number;
@@ -691,6 +702,11 @@ export type ModelResponse = {
     text?: string | null;
     /** At most 256 items. */
     toolCalls?: ToolCallInput[];
+    /**
+     * The tokens the response cost, as the provider reported them (`null` or absent when
+     * unknown: it counts nothing).
+     */
+    usage?: Usage | null;
 };
 
 /** How to make the next model call. */
@@ -703,6 +719,8 @@ export type NextCall = {
     toolRoundsRemaining: number;
     /** "Tool rounds remaining: X of Y", for the system prompt. */
     budgetLine: string;
+    /** Tokens the turn (and session) may still use, when a token limit is set. */
+    tokensRemaining: number | null;
 };
 
 /** A todo call of another agent's tool, and its dialect. */
@@ -748,7 +766,7 @@ export type Pattern = {
 };
 
 /** Why a turn paused. */
-export type PauseReason = "approval" | "plan_review" | "max_iterations" | "timeout";
+export type PauseReason = "approval" | "plan_review" | "max_iterations" | "timeout" | "budget_exhausted";
 
 /** A call handed to the host, waiting for its result. */
 export type PendingCall = {
@@ -895,6 +913,8 @@ export type Progress = {
     maxIterations: number;
     /** The model's last `continuation.progress`, when the protocol is on. */
     reported: ReportedProgress | null;
+    /** Steps, tokens and time spent, children's included. */
+    ledger: Ledger;
 };
 
 /** Where the progress figures come from. */
@@ -1137,6 +1157,17 @@ export type SessionConfig = {
      * @default "drift"
      */
     reminderMode?: ReminderMode;
+    /**
+     * Tokens per turn (input and output, its sub-agents' included); at it the turn
+     * ends with `budget_exhausted`. No limit when absent.
+     * At least 1.
+     */
+    maxTokens?: number;
+    /**
+     * Tokens for the whole session; once used up, it begins no more turns.
+     * At least 1.
+     */
+    maxSessionTokens?: number;
 };
 
 /** Everything a session needs to go on, as plain data. */
@@ -1198,6 +1229,8 @@ export type SessionSnapshot = {
      * At most 8 items.
      */
     children?: ChildSnapshot[];
+    /** What the session's closed turns spent. (Absent when nothing, and before 1.4.) */
+    spent?: Tally;
 };
 
 /** The turn in progress (or the last one), as a snapshot carries it. */
@@ -1259,6 +1292,19 @@ export type SnapshotTurn = {
      * At least 1.
      */
     quietSince?: number;
+    /**
+     * Tokens its responses used, and its sub-agents' once their capsules came in.
+     * (Absent when none, and before 1.4.)
+     * At least 1.
+     */
+    inputTokens?: number;
+    /** At least 1. */
+    outputTokens?: number;
+    /**
+     * The agent's time in the turn as of its last response, or its end (`progress()`
+     * has no clock). (Absent when none, and before 1.4.)
+     */
+    timeMs?: number;
 };
 
 /** Where the decision came from. */
@@ -1382,6 +1428,14 @@ export type StuckStep = {
     /** At most 9007199254740991. */
     result: number;
     failed: boolean;
+};
+
+/** What was spent: model responses, tokens, and the agent's time. */
+export type Tally = {
+    steps: number;
+    inputTokens: number;
+    outputTokens: number;
+    timeMs: number;
 };
 
 /** One checklist item. */
@@ -1588,6 +1642,12 @@ export type UnrecognizedKeysIssue = {
     keys: string[];
     path: PathSegment[];
     message: string;
+};
+
+/** The tokens of one model response; a count left out is unknown and counts nothing. */
+export type Usage = {
+    inputTokens?: number;
+    outputTokens?: number;
 };
 
 /** Why arguments were rejected. */

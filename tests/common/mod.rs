@@ -115,15 +115,15 @@ fn a_tool_round_crosses_as_fields_with_its_arguments_as_json() {
     assert_eq!(text, format!("sgrep{args}{budget}"));
     // One call (id, name, args as JSON text, each its start and length in UTF-16 units),
     // no delegations, no replies, then the next call: iteration 2, tools not withheld,
-    // 18 rounds left.
+    // 18 rounds left, no token limit.
     let units = args.encode_utf16().count() as u32;
-    assert_eq!(numbers, [1, 0, 1, 1, 4, 5, units, 0, 0, 2, 0, 18, 5 + units, budget.len() as u32]);
+    assert_eq!(numbers, [1, 0, 1, 1, 4, 5, units, 0, 0, 2, 0, 18, 5 + units, budget.len() as u32, 0]);
     let results = r#"[[{"id":"s","output":"3 hits"}],2]"#;
     let (status, text, numbers) = call(Op::SessionHandleToolResults, session, results, 0.0);
     assert_eq!(status, Status::Fields as u32, "{text}");
     assert_eq!(text, format!("sgrep3 hits{budget}"));
     // One message (its id, tool, content, not an error), complete, then the next call.
-    assert_eq!(numbers, [1, 0, 1, 1, 4, 5, 6, 0, 1, 2, 0, 18, 11, budget.len() as u32]);
+    assert_eq!(numbers, [1, 0, 1, 1, 4, 5, 6, 0, 1, 2, 0, 18, 11, budget.len() as u32, 0]);
     call(Op::SessionFree, session, "", 0.0);
 }
 
@@ -352,7 +352,7 @@ fn free_form_json_in_a_typed_result_keeps_its_proto_keys_as_own_properties() {
     let turn = BeginTurn { message: "Clean up".into(), now_ms: 0.0, user_id: None, chat_id: None, review: None };
     session.begin_turn(turn).unwrap();
     let call = ToolCallInput { id: "1".into(), name: "run_bash".into(), args: Value::String(text.into()) };
-    let response = ModelResponse { text: None, tool_calls: vec![call] };
+    let response = ModelResponse { text: None, tool_calls: vec![call], usage: None };
     assert!(matches!(session.handle_model_response(response, 1.0).unwrap(), Decision::AwaitApproval { .. }));
     let proposals = session.proposals();
     let parameters = planloop::json::parse(text.as_bytes(), HOST).unwrap().into_shallow().into_owned();

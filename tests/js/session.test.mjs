@@ -62,12 +62,14 @@ test("runTools carries planloop's replies, the next call and the budget line", (
   const decision = session.handleModelResponse({ text: null, toolCalls: [{ id: "t", name: "write_todos", args: todos }, { id: "s", name: "search", args: {} }] }, 1);
   assert.equal(decision.type, "runTools");
   assert.deepEqual(decision.replies, [{ toolCallId: "t", name: "write_todos", content: '{"ok":true,"revision":1,"todoCount":1,"inProgress":"a"}', isError: false }]);
-  assert.deepEqual(decision.next, { iteration: 2, toolsWithheld: false, toolRoundsRemaining: 1, budgetLine: "Tool rounds remaining: 1 of 2." });
+  assert.deepEqual(decision.next, { iteration: 2, toolsWithheld: false, toolRoundsRemaining: 1, budgetLine: "Tool rounds remaining: 1 of 2.", tokensRemaining: null });
   const outcome = session.handleToolResults([{ id: "s", output: { hits: 3 }, durationMs: 12 }], 2);
   assert.deepEqual(outcome.messages, [{ toolCallId: "s", name: "search", content: '{"hits":3}', isError: false }]);
   assert.equal(outcome.complete, true);
   assert.deepEqual(session.todos(), [{ id: "a", content: "Do a", status: "in_progress" }]);
-  assert.deepEqual(session.progress(), { source: "todos", completed: 0, total: 1, percentage: 0, current: "Do a", iterations: 1, maxIterations: 3, reported: null });
+  const spent = { steps: 1, inputTokens: 0, outputTokens: 0, timeMs: 1 };
+  const ledger = { turn: spent, session: spent };
+  assert.deepEqual(session.progress(), { source: "todos", completed: 0, total: 1, percentage: 0, current: "Do a", iterations: 1, maxIterations: 3, reported: null, ledger });
   assert.deepEqual(session.steps(), ["[Plan] 0/1 done · now: a", "[Act] search()", "[Obs] search ok: {\"hits\":3}"]);
 });
 
@@ -91,7 +93,7 @@ test("a tool round's results read as JSON would give them: key order, arguments,
       ],
       delegations: [],
       replies: [],
-      next: { iteration: 2, toolsWithheld: false, toolRoundsRemaining: 3, budgetLine: "Tool rounds remaining: 3 of 4." },
+      next: { iteration: 2, toolsWithheld: false, toolRoundsRemaining: 3, budgetLine: "Tool rounds remaining: 3 of 4.", tokensRemaining: null },
     }),
   );
   assert.equal(Object.getPrototypeOf(decision.calls[1].args), Object.prototype, "an argument never sets a prototype");
@@ -110,7 +112,7 @@ test("a tool round's results read as JSON would give them: key order, arguments,
         { toolCallId: "c1", name: "grep", content: "not found", isError: true },
       ],
       complete: true,
-      next: { iteration: 2, toolsWithheld: false, toolRoundsRemaining: 3, budgetLine: "Tool rounds remaining: 3 of 4." },
+      next: { iteration: 2, toolsWithheld: false, toolRoundsRemaining: 3, budgetLine: "Tool rounds remaining: 3 of 4.", tokensRemaining: null },
     }),
   );
 });

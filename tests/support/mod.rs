@@ -54,7 +54,7 @@ impl Drive {
         let text = (!text.is_empty()).then(|| text.to_owned());
         let decision = self
             .session
-            .handle_model_response(ModelResponse { text, tool_calls: calls }, now)
+            .handle_model_response(ModelResponse { text, tool_calls: calls, usage: None }, now)
             .expect("handleModelResponse");
         self.collect();
         decision

@@ -66,9 +66,13 @@ pub struct Budget {
     /// Tool rounds in all.
     #[schemars(range(min = 1, max = 100_000))]
     pub total: u32,
+    /// Tokens left under a token limit: a session's own prompt shows them (a host
+    /// composing its own has `next.budgetLine`).
+    #[schemars(skip)]
+    pub tokens: Option<u32>,
 }
 
-struct_from_value!(Budget { remaining, total });
+struct_from_value!(Budget { remaining, total, tokens = None });
 
 /// The parts of a prompt the host writes: the base prompt, its components, the toggles
 /// and the values. `Session::system_prompt` takes these alone and fills in the rest.

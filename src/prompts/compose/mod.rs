@@ -120,7 +120,7 @@ pub fn compose_texts<'a>(
         parts.push(Part { name, text: Cow::Borrowed(text), fill: true });
     }
     if let Some(budget) = input.budget.filter(|_| on("budget")) {
-        let line = prompts::budget_line(input.language, budget.remaining, budget.total);
+        let line = prompts::budget_line(input.language, budget.remaining, budget.total, budget.tokens);
         parts.push(Part { name: "budget", text: Cow::Owned(line), fill: false });
     }
     let values = Values::new(&input.parts.values.0);
@@ -184,7 +184,7 @@ fn check(input: &ComposeInput, texts: &Texts<'_>) -> Vec<Issue> {
             issues.push(Issue::custom(problem, at(&["plan", key])));
         }
     }
-    if let Some(Budget { remaining, total }) = input.budget.filter(|b| b.remaining > b.total) {
+    if let Some(Budget { remaining, total, .. }) = input.budget.filter(|b| b.remaining > b.total) {
         let problem = format!("remaining ({remaining}) is over total ({total})");
         issues.push(Issue::custom(problem, at(&["budget", "remaining"])));
     }

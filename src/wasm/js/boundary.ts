@@ -241,7 +241,7 @@ export function readIterationVerdict(r: Reader): IterationVerdict {
 }
 
 export function readNextCall(r: Reader): NextCall {
-  return { iteration: r.number(), toolsWithheld: r.flag(), toolRoundsRemaining: r.number(), budgetLine: r.string() };
+  return { iteration: r.number(), toolsWithheld: r.flag(), toolRoundsRemaining: r.number(), budgetLine: r.string(), tokensRemaining: r.flag() ? r.number() : null };
 }
 
 export function readPlannerSnapshot(r: Reader): PlannerSnapshot {

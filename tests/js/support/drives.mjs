@@ -30,8 +30,14 @@ function config(c) {
     continuationProtocol: { enabled: c.chance(0.2) },
     todoDialects: c.chance(0.3) ? ["write_todos", "task_progress"] : ["write_todos"],
     delegation: { enabled: delegating, maxInFlight: 1 + c.int(2) },
+    // Token limits now and then, small enough that responses' usage reaches them.
+    ...(c.chance(0.3) ? { maxTokens: 1 + c.int(400) } : {}),
+    ...(c.chance(0.2) ? { maxSessionTokens: 1 + c.int(1000) } : {}),
   };
 }
+
+/** A response's usage: none, counts, one count, or now and then one that is refused. */
+const USAGES = [undefined, null, {}, { inputTokens: 120, outputTokens: 30 }, { outputTokens: 80 }, { inputTokens: 0 }, { inputTokens: 4294967295, outputTokens: 4294967295 }, { inputTokens: -1 }, { outputTokens: 1.5 }, { inputTokens: "9" }, { totalTokens: 5 }];
 
 /** A delegate call's arguments: planloop's shape, another agent's, or none of them. */
 const DELEGATE_ARGS = [{ goal: "Find the notes", todoId: "a" }, { goal: "Check the totals", todoId: "zz" }, { description: "Research", subagent_type: "x" }, {}, "not json"];
@@ -55,7 +61,8 @@ function response(c, step) {
     }
   });
   if (calls.length > 0 && c.chance(0.1)) calls.push({ ...calls[0] });
-  return { text: c.pick(TEXTS), toolCalls: calls };
+  const usage = c.chance(0.5) ? c.pick(USAGES) : undefined;
+  return usage === undefined ? { text: c.pick(TEXTS), toolCalls: calls } : { text: c.pick(TEXTS), toolCalls: calls, usage };
 }
 
 /** What the host does next, given what the session last handed out. */
@@ -239,6 +246,7 @@ function drive(c, steps, disagree, reached) {
         }
       }
       if (!expected.threw && input.op.startsWith("child")) reached.childSteps += 1;
+      if (!expected.threw && expected.outcome?.exitReason === "budget_exhausted") reached.budgetExhausted += 1;
       observe(host, input, expected.outcome);
     }
     reached.grants = Math.max(reached.grants, original.snapshot().grants.length);
@@ -252,7 +260,7 @@ function drive(c, steps, disagree, reached) {
  * how often they restored a copy and had a call refused. */
 export function drives(seed, cases, options = {}) {
   const corpus = new Corpus(seed);
-  const reached = { restores: 0, refusals: 0, grants: 0, childSteps: 0 };
+  const reached = { restores: 0, refusals: 0, grants: 0, childSteps: 0, budgetExhausted: 0 };
   const found = differential(cases, options, (disagree) => drive(corpus, 40, disagree, reached));
   return { ...found, reached };
 }
