@@ -56,7 +56,7 @@
 //! let tools = ToolPolicy { read: vec!["search".into()], ..ToolPolicy::default() };
 //! let mut session = Session::new(SessionConfig { tools, ..SessionConfig::default() });
 //! let mut now = 0.0;
-//! session.begin_turn(BeginTurn { message: "Summarize my notes".into(), now_ms: now, user_id: None, chat_id: None, review: None })?;
+//! session.begin_turn(BeginTurn { message: "Summarize my notes".into(), now_ms: now, user_id: None, chat_id: None, review: None, goal: None })?;
 //!
 //! // The model plans and searches in one response.
 //! let todos = r#"{"todos":[{"id":"search","content":"Find the notes","status":"in_progress"},

@@ -70,7 +70,14 @@ fn replay(record: &Json, config: SessionConfig) -> Replay {
             "user" => {
                 let message = turn["text"].as_str().unwrap_or("").to_owned();
                 session
-                    .begin_turn(BeginTurn { message, now_ms: now, user_id: None, chat_id: None, review: None })
+                    .begin_turn(BeginTurn {
+                        message,
+                        now_ms: now,
+                        user_id: None,
+                        chat_id: None,
+                        review: None,
+                        goal: None,
+                    })
                     .unwrap();
                 open = true;
             }
@@ -85,6 +92,7 @@ fn replay(record: &Json, config: SessionConfig) -> Replay {
                             user_id: None,
                             chat_id: None,
                             review: None,
+                            goal: None,
                         })
                         .unwrap();
                 }

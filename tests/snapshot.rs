@@ -57,7 +57,7 @@ fn apply_to(session: &mut Session, op: &Op, now: f64) -> Applied {
     };
     let (outcome, handed_out, refused) = match op.clone() {
         Op::Begin(message) => {
-            let input = BeginTurn { message, now_ms: now, user_id: None, chat_id: None, review: None };
+            let input = BeginTurn { message, now_ms: now, user_id: None, chat_id: None, review: None, goal: None };
             let result = session.begin_turn(input);
             (format!("{result:?}"), Vec::new(), result.is_err())
         }
@@ -341,6 +341,7 @@ fn busy_session() -> Session {
             user_id: None,
             chat_id: None,
             review: None,
+            goal: None,
         })
         .unwrap();
     let response = ModelResponse {
@@ -373,7 +374,7 @@ fn the_snapshot_keeps_seed_001s_plan_fields_and_restores_mid_approval() {
         _ => panic!(),
     };
     assert_eq!(step.get("status").and_then(Value::as_str), Some("running"));
-    assert_eq!(value.get("version").and_then(Value::as_str), Some("1.3"));
+    assert_eq!(value.get("version").and_then(Value::as_str), Some("1.4"));
     // Restored mid-approval: the proposal can be approved, and the call then runs.
     let mut copy = Session::restore(&value).unwrap();
     let action = copy.proposals()[0].action_id.clone();
@@ -388,7 +389,7 @@ fn snapshots_of_other_versions_or_changed_after_writing_are_refused() {
     set(&mut other_major, &["version"], Value::String("2.0".into()));
     assert!(refusal(&resealed(other_major)).message.contains("this planloop reads 1.x"));
     let mut newer_minor = value.clone();
-    set(&mut newer_minor, &["version"], Value::String("1.4".into()));
+    set(&mut newer_minor, &["version"], Value::String("1.5".into()));
     assert!(refusal(&resealed(newer_minor)).message.contains("newer planloop"));
     let mut edited = value.clone();
     set(&mut edited, &["plan", "goal"], Value::String("Delete everything".into()));
@@ -500,7 +501,7 @@ fn a_snapshot_nested_too_deep_is_refused_before_anything_walks_it() {
         json
     };
     let mut session = Session::new(SessionConfig::default());
-    let begin = BeginTurn { message: "go".into(), now_ms: 1.0, user_id: None, chat_id: None, review: None };
+    let begin = BeginTurn { message: "go".into(), now_ms: 1.0, user_id: None, chat_id: None, review: None, goal: None };
     session.begin_turn(begin).unwrap();
     let deepest = planloop::validate::schema::ANY_MAX_DEPTH;
     let too_deep = ModelResponse { text: None, tool_calls: vec![call("1", "deploy", &nested(deepest + 1))] };
@@ -523,20 +524,41 @@ fn a_stored_snapshot_restores_and_is_written_again_with_the_same_content_and_che
     let written = session.snapshot_json().unwrap();
     let parsed =
         |text: &str| planloop::json::parse(text.as_bytes(), Decimals::RUST).unwrap().into_shallow().into_owned();
-    // Written again in today's format, 1.3, whose new fields it does not use: the same
-    // document, but for its version, the config's new key (its default) and so its
+    // Written again in today's format, 1.4, whose new fields it does not use: the same
+    // document, but for its version, the config's new keys (their defaults) and so its
     // checksum.
-    let as_1_3 = STORED_1_1.replace(r#""version":"1.1""#, r#""version":"1.3""#);
+    let as_1_4 = STORED_1_1.replace(r#""version":"1.1""#, r#""version":"1.4""#);
     let delegation = r#""delegation":{"enabled":false,"toolNames":["delegate"],"maxDepth":1,"maxInFlight":2,"maxIterations":10,"capsuleChars":4000}"#;
-    let as_1_3 =
-        as_1_3.replace(r#""maxToolOutputChars":20000}"#, &format!(r#""maxToolOutputChars":20000,{delegation}}}"#));
-    let as_1_3 = as_1_3.replace(r#""checksum":"83db8f5e5360a720""#, r#""checksum":"abc84f86039606cb""#);
-    assert_eq!(parsed(&written), parsed(&as_1_3));
+    let completion = r#""completion":{"verify":"off","requireEvidence":false}"#;
+    let as_1_4 = as_1_4.replace(
+        r#""maxToolOutputChars":20000}"#,
+        &format!(r#""maxToolOutputChars":20000,{delegation},{completion}}}"#),
+    );
+    let as_1_4 = as_1_4.replace(r#""checksum":"83db8f5e5360a720""#, r#""checksum":"0af84aafa5e20f8d""#);
+    assert_eq!(parsed(&written), parsed(&as_1_4));
     // The text is the snapshot document, checksum and all, as serializing it writes it.
     assert_eq!(written, session.snapshot().unwrap().to_json(Decimals::RUST).unwrap());
     // Any change to what it sums is caught.
     let changed = STORED_1_1.replace("\"turns\":1", "\"turns\":2");
     assert_eq!(Session::restore_json(&changed).err().map(|e| e.code), Some(ErrorCode::InvalidSnapshot));
+}
+
+/// A snapshot written by planloop 1.3 (before goals and per-item evidence): a list with
+/// an item done and one in progress, and a call of it awaiting its result.
+const STORED_1_3: &str = include_str!("fixtures/snapshot-1.3.json");
+
+#[test]
+fn a_format_1_3_snapshot_restores_with_no_evidence_and_goes_on() {
+    let mut session = Session::restore_json(STORED_1_3).expect("a 1.3 snapshot restores");
+    // Its receipts had no observation, and its items no evidence.
+    assert!(session.todos_with_evidence().iter().all(|t| t.receipts.is_empty()));
+    let outcome = session.handle_tool_results(vec![ok("r2", "edited a.md")], 50_000.0).unwrap();
+    assert!(outcome.complete);
+    // A result coming in now is the evidence of the item in progress.
+    let todos = session.todos_with_evidence();
+    assert_eq!(todos[1].receipts.len(), 1);
+    assert_eq!(todos[1].receipts[0].observation, "edit ok: edited a.md");
+    assert_eq!(roundtrip(&session), session);
 }
 
 #[test]
@@ -569,7 +591,7 @@ fn arguments_with_many_keys_cost_linear_time_to_take_in_snapshot_and_restore() {
     let keys: Vec<String> = (0..99_000).map(|i| format!(r#""k{i}":{i}"#)).collect();
     let text = format!("{{{}}}", keys.join(","));
     let mut session = Session::new(SessionConfig::default());
-    let begin = BeginTurn { message: "go".into(), now_ms: 1.0, user_id: None, chat_id: None, review: None };
+    let begin = BeginTurn { message: "go".into(), now_ms: 1.0, user_id: None, chat_id: None, review: None, goal: None };
     session.begin_turn(begin).unwrap();
     let calls = vec![ToolCallInput { id: "1".into(), name: "deploy".into(), args: Value::String(text.into()) }];
     let decision = session.handle_model_response(ModelResponse { text: None, tool_calls: calls }, 2.0).unwrap();

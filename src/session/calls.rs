@@ -441,6 +441,7 @@ impl Session {
             }
         }
         self.log.record_plan(after, iteration, now);
+        self.evidence_after(before, iteration, now);
         let revision = self.planner.snapshot().revision;
         let kind = EventKind::TodosUpdated {
             tool: dialect.tool_name().to_owned(),

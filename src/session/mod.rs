@@ -15,7 +15,9 @@ pub mod delegate_call;
 pub mod delegation;
 mod ending;
 pub mod events;
+pub mod evidence;
 pub mod exchange;
+pub mod goal;
 pub mod handoff;
 pub mod intent;
 mod progress;
@@ -45,6 +47,7 @@ use crate::session::config::{SessionConfig, TodoDialect};
 use crate::session::continuation::{ReportedProgress, Status};
 use crate::session::delegation::{Child, Link};
 use crate::session::events::{Event, EventKind, MAX_EVENTS};
+use crate::session::evidence::ItemEvidence;
 use crate::session::exchange::{
     ApprovalOutcome, BeginTurn, ContinueReason, Decision, ExitReason, ModelResponse, ToolMessage, ToolResult,
     ToolResultsOutcome, TurnStart,
@@ -86,6 +89,8 @@ pub struct Session {
     pub(crate) children: Vec<Child>,
     /// How it reads and writes decimal numbers (not state: a snapshot leaves it out).
     pub(crate) decimals: Decimals,
+    /// The receipts of the items of the current list (see `evidence.rs`).
+    pub(crate) evidence: Vec<ItemEvidence>,
 }
 
 impl Session {
@@ -128,6 +133,7 @@ impl Session {
             lineage: Vec::new(),
             children: Vec::new(),
             decimals,
+            evidence: Vec::new(),
             config,
         }
     }
@@ -143,6 +149,9 @@ impl Session {
     /// on the plan: it goes to the model behind a `<plan_feedback>` block, once.
     pub fn begin_turn(&mut self, mut input: BeginTurn) -> Result<TurnStart> {
         let now = input.now_ms;
+        if let Some(goal) = &input.goal {
+            goal.check("input")?;
+        }
         if let Some(start) = self.go_on(&input.message, now) {
             return Ok(start);
         }
@@ -194,6 +203,11 @@ impl Session {
             receipts: Vec::new(),
             ending: None,
             delegated: 0,
+            goal: input.goal,
+            held: None,
+            goal_nudges: 0,
+            evidence_nudges: 0,
+            goal_unmet: 0,
         });
         self.stuck.reset();
         self.emit(EventKind::TurnStarted {}, now);
@@ -288,7 +302,7 @@ impl Session {
             None
         };
         Ok(match reason {
-            None => self.finish(answer, ExitReason::FinalAnswer, now),
+            None => self.stop(answer, timed_out || withheld, now),
             Some(reason) => self.nudge(reason, shown, timed_out || withheld, now),
         })
     }
@@ -384,7 +398,7 @@ impl Session {
         Vec::from(std::mem::take(&mut self.events))
     }
 
-    /// The current todo list.
+    /// The current todo list (`todos_with_evidence` gives each item's receipts too).
     pub fn todos(&self) -> &[Todo] {
         self.planner.todos()
     }
@@ -418,6 +432,9 @@ impl Session {
             Some(turn) if turn.open && awaiting_approval => {
                 Some("proposals await the user: call approve or reject first")
             }
+            Some(turn) if turn.open && turn.held.is_some() => {
+                Some("the goal awaits the host's verdict: call handleVerdict first")
+            }
             Some(turn) if turn.open => None,
             _ => Some("no turn is open: call beginTurn first"),
         };
@@ -431,6 +448,9 @@ impl Session {
     fn turn_for_results(&mut self, call: &str) -> Result<&mut Turn> {
         let expected = match &self.turn {
             Some(turn) if turn.open && turn.pending.iter().any(|p| !p.answered) => None,
+            Some(turn) if turn.open && turn.held.is_some() => {
+                Some("no tool results are awaited: the goal awaits the host's verdict, call handleVerdict")
+            }
             Some(turn) if turn.open => Some("no tool results are awaited: call handleModelResponse"),
             _ => Some("no turn is open: call beginTurn first"),
         };

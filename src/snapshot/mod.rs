@@ -34,6 +34,7 @@ use crate::session::approval::{Grant, Proposal, ProposalStatus, MAX_GRANTS};
 use crate::session::config::{SessionConfig, TodoDialect};
 use crate::session::continuation::ReportedProgress;
 use crate::session::delegation::{Child, Link};
+use crate::session::evidence::{ItemEvidence, ITEMS_KEPT};
 use crate::session::exchange::MAX_TOOL_CALLS;
 use crate::session::review::PlanReview;
 use crate::session::stuck::StuckDetector;
@@ -47,7 +48,7 @@ use crate::validate::schema::{self, ANY_MAX_DEPTH};
 /// What every snapshot says it is.
 pub const FORMAT: &str = "planloop.session";
 /// The version this planloop writes; it reads `1.x` up to this minor version.
-pub const VERSION: (u32, u32) = (1, 3);
+pub const VERSION: (u32, u32) = (1, 4);
 
 /// How deep sub-agents nest at most (`delegation.maxDepth`'s own limit).
 pub const MAX_DELEGATION_DEPTH: usize = 3;
@@ -106,6 +107,10 @@ pub struct SessionSnapshot {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(length(max = 8))]
     pub children: Vec<ChildSnapshot>,
+    /// The receipts of the items of the todo list. (Absent when none, and before 1.4.)
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = ITEMS_KEPT))]
+    pub evidence: Vec<ItemEvidence>,
 }
 
 /// A sub-agent in a snapshot: its delegate call, and its own snapshot as JSON text
@@ -140,6 +145,7 @@ struct_from_value!(SessionSnapshot, "camelCase" {
     stuck,
     lineage = Default::default(),
     children = Default::default(),
+    evidence = Default::default(),
 });
 
 impl ChildSnapshot {
@@ -194,6 +200,7 @@ impl Session {
             stuck: self.stuck.clone(),
             lineage: self.lineage.clone(),
             children: self.children.iter().map(ChildSnapshot::of).collect::<Result<_>>()?,
+            evidence: self.evidence.clone(),
         };
         let mut text = json_text::to_string(&snapshot, self.decimals);
         let document = json::parse(text.as_bytes(), self.decimals).map_err(|e| Error::internal(&e.message))?;
@@ -308,6 +315,7 @@ impl Session {
             lineage: s.lineage,
             children: Vec::new(),
             decimals,
+            evidence: s.evidence,
         }
     }
 
@@ -340,6 +348,10 @@ impl Session {
         }
         if self.proposals.iter().any(|p| p.chain != self.lineage) {
             return Some("a proposal's chain is not the session's lineage".to_owned());
+        }
+        let listed = |e: &ItemEvidence| self.planner.todos().iter().any(|t| t.id == e.todo_id);
+        if repeats(self.evidence.iter().map(|e| e.todo_id.as_str())) || !self.evidence.iter().all(listed) {
+            return Some("evidence is kept twice for an item, or for one not on the list".to_owned());
         }
         self.children_inconsistency().map(str::to_owned)
     }
@@ -400,6 +412,9 @@ impl Session {
         }
         if awaiting != turn.paused_at.is_some() {
             return Some("its pause does not match its pending proposals");
+        }
+        if turn.held.is_some() && (!turn.open || !turn.pending.is_empty() || awaiting || turn.goal.is_none()) {
+            return Some("it awaits a verdict on no goal, or while closed or awaiting calls");
         }
         None
     }
