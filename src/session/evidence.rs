@@ -137,12 +137,12 @@ impl Session {
 }
 
 impl Receipt {
-    /// The receipt in one line: the tool, the call, ok or error, what it said.
+    /// The receipt in one line: what the result said (the tool, ok or failed, the
+    /// start of its output), then the call's id.
     pub fn line(&self) -> String {
-        let verdict = if self.ok { "ok" } else { "error" };
         match self.observation.is_empty() {
-            true => [self.name.as_str(), " ", &self.id, " ", verdict].concat(),
-            false => [self.name.as_str(), " ", &self.id, " ", verdict, " — ", &self.observation].concat(),
+            true => [self.name.as_str(), if self.ok { " ok (" } else { " failed (" }, &self.id, ")"].concat(),
+            false => [self.observation.as_str(), " (", &self.id, ")"].concat(),
         }
     }
 }

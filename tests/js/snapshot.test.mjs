@@ -38,7 +38,7 @@ test("a snapshot restored from its object or its JSON text goes on exactly like 
   original.drainEvents();
   const snapshot = original.snapshot();
   assert.equal(snapshot.format, "planloop.session");
-  assert.equal(snapshot.version, "1.3");
+  assert.equal(snapshot.version, "1.4");
   assert.match(snapshot.checksum, /^[0-9a-f]{16}$/);
   assert.deepEqual(Object.keys(snapshot.plan), ["id", "goal", "status", "steps", "current_step_index", "iteration_count"]);
   assert.deepEqual(snapshot.plan.steps.map((s) => [s.id, s.status, s.result]), [["step_1", "completed", "Downloaded."], ["step_2", "running", null], ["step_3", "pending", null]]);
@@ -77,7 +77,7 @@ test("snapshots that are not sound are refused with invalid_snapshot, and say wh
   const text = JSON.stringify(snapshot);
   refused(text.slice(0, text.length - 40), /not JSON/);
   refused({ ...snapshot, version: "2.0" }, /this planloop reads 1\.x/);
-  refused({ ...snapshot, version: "1.4" }, /newer planloop/);
+  refused({ ...snapshot, version: "1.5" }, /newer planloop/);
   refused({ ...snapshot, plan: { ...snapshot.plan, goal: "Delete everything" } }, /checksum does not match/);
   refused({ ...snapshot, turns: snapshot.turns + 1 }, /checksum does not match/);
   refused({ todos: [] }, /not a planloop session snapshot/);
