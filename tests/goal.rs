@@ -311,7 +311,7 @@ fn a_delegate_call_is_the_evidence_of_its_item_and_the_child_keeps_its_own() {
     );
     // The parent's item, completed by the capsule, is backed by the delegate call.
     let items = d.session.todos_with_evidence();
-    let parser = items.iter().find(|t| t.todo.id == "parser").unwrap();
+    let parser = items.iter().find(|t| t.id == "parser").unwrap();
     assert_eq!(parser.receipts.len(), 1);
     assert_eq!(parser.receipts[0].id, "d1");
     assert!(parser.receipts[0].ok);

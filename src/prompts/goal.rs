@@ -90,15 +90,11 @@ fn numbered(language: Language, criteria: &[String]) -> String {
             Language::Zh => "（未给出：以目标为准）".to_owned(),
         };
     }
+    // (A goal has at most 8 criteria: their numbers are written out, not formatted.)
+    const NUMBERS: [&str; 8] = ["1. ", "\n2. ", "\n3. ", "\n4. ", "\n5. ", "\n6. ", "\n7. ", "\n8. "];
     let mut text = String::new();
-    for (i, criterion) in criteria.iter().enumerate() {
-        if i > 0 {
-            text.push('\n');
-        }
-        let mut number = Vec::new();
-        crate::text::push_decimal(&mut number, (i + 1) as u64);
-        text.push_str(std::str::from_utf8(&number).unwrap_or_default());
-        text.push_str(". ");
+    for (number, criterion) in NUMBERS.iter().zip(criteria) {
+        text.push_str(number);
         text.push_str(criterion);
     }
     text

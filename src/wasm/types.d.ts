@@ -578,20 +578,10 @@ export type Event = {
 
 /** A todo with what backs it, as `todos()` gives it. */
 export type EvidencedTodo = {
-    /**
-     * A short stable id, such as `read_note_context`; keep it across updates.
-     * At least 1 character.
-     * At most 40 characters.
-     */
+    /** The item's id. */
     id: string;
-    /**
-     * What to do, short and action-oriented (at most 140 characters from `write_todos`;
-     * another agent's list, read through a dialect, may hold longer items).
-     * At least 1 character.
-     * At most 2000 characters.
-     */
     content: string;
-    /** `pending`, `in_progress` (the step being worked on) or `completed`. */
+    /** `pending`, `in_progress` or `completed`. */
     status: TodoStatus;
     /** The calls made while it was in progress, the last 8. */
     receipts: Receipt[];
