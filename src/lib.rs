@@ -33,6 +33,10 @@
 //!      message and call the model again.
 //!    - `Finalize { answer, exit_reason }`: the turn is over; show `answer`.
 //!    - `Pause { summary, .. }` / `Fail { message, .. }`: the turn stopped at a limit.
+//!    - `VerifyGoal { goal, answer, evidence }` (a turn begun with a `goal`, under
+//!      `completion.verify: "host"`): the list is done; judge the goal and answer with
+//!      `handle_verdict({met, reason}, now_ms)`, which returns the next decision (`Finalize`
+//!      when met, a `Continue` to re-plan when not). Nothing else moves the turn meanwhile.
 //! 3. Before each model call, `next.tools_withheld` says whether to call it without tools
 //!    (the last iteration of the turn), and `next.budget_line` can go in the system prompt.
 //! 4. `drain_events()` whenever convenient; `todos()`, `progress()`, `steps()` and
