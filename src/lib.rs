@@ -33,6 +33,10 @@
 //!      message and call the model again.
 //!    - `Finalize { answer, exit_reason }`: the turn is over; show `answer`.
 //!    - `Pause { summary, .. }` / `Fail { message, .. }`: the turn stopped at a limit.
+//!    - `VerifyGoal { goal, answer, evidence }` (a turn begun with a `goal`, under
+//!      `completion.verify: "host"`): the list is done; judge the goal and answer with
+//!      `handle_verdict({met, reason}, now_ms)`, which returns the next decision (`Finalize`
+//!      when met, a `Continue` to re-plan when not). Nothing else moves the turn meanwhile.
 //! 3. Before each model call, `next.tools_withheld` says whether to call it without tools
 //!    (the last iteration of the turn), and `next.budget_line` can go in the system prompt.
 //! 4. `drain_events()` whenever convenient; `todos()`, `progress()`, `steps()` and
@@ -56,7 +60,7 @@
 //! let tools = ToolPolicy { read: vec!["search".into()], ..ToolPolicy::default() };
 //! let mut session = Session::new(SessionConfig { tools, ..SessionConfig::default() });
 //! let mut now = 0.0;
-//! session.begin_turn(BeginTurn { message: "Summarize my notes".into(), now_ms: now, user_id: None, chat_id: None, review: None })?;
+//! session.begin_turn(BeginTurn { message: "Summarize my notes".into(), now_ms: now, user_id: None, chat_id: None, review: None, goal: None })?;
 //!
 //! // The model plans and searches in one response.
 //! let todos = r#"{"todos":[{"id":"search","content":"Find the notes","status":"in_progress"},

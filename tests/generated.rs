@@ -20,7 +20,8 @@ use serde_json::{Map, Value};
 use planloop::{
     error, error::issue, plan::dialects, plan::guard, plan::planner, plan::recorded as plan, plan::todos, plan::tools,
     prompts::compose, session::approval, session::config, session::delegate_call, session::delegation, session::events,
-    session::exchange, session::handoff, session::review, snapshot, trail::capsule, trail::reasoning,
+    session::evidence, session::exchange, session::goal, session::handoff, session::review, snapshot, trail::capsule,
+    trail::reasoning,
 };
 
 #[path = "generated/fields.rs"]
@@ -167,6 +168,7 @@ fn typescript_types_are_current() {
     ts.add::<delegation::DelegationOutcome>(Contract::Output);
     ts.add::<delegate_call::Delegation>(Contract::Output);
     ts.add::<review::PlanReview>(Contract::Output);
+    ts.add::<evidence::EvidencedTodo>(Contract::Output);
 
     // What planloop takes: the accepted shape (optional keys may be left out).
     ts.add::<planner::PlannerOptions>(Contract::Input);
@@ -181,6 +183,7 @@ fn typescript_types_are_current() {
     ts.add::<approval::ApproveOptions>(Contract::Input);
     ts.add::<approval::RejectOptions>(Contract::Input);
     ts.add::<handoff::HandoffOptions>(Contract::Input);
+    ts.add::<goal::Verdict>(Contract::Input);
     // A snapshot is written whole and read back: the shape `restore` accepts.
     ts.add::<snapshot::SessionSnapshot>(Contract::Input);
     ts.add_as::<review::PlanReviewStore>(Contract::Output, "PlanReviewStoreData");
@@ -478,6 +481,7 @@ fn compiled_schemas_are_current() {
         ("PLAN_REVIEW", input_schema::<review::PlanReview>()),
         ("PLAN_REVIEW_STORE", input_schema::<review::PlanReviewStore>()),
         ("SESSION_SNAPSHOT", input_schema::<snapshot::SessionSnapshot>()),
+        ("VERDICT", input_schema::<goal::Verdict>()),
     ];
     let mut out = String::from(
         "//! The input schemas compiled to Rust: what the validator walks, made from the same\n\

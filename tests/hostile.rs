@@ -21,7 +21,8 @@ fn once() -> ApproveOptions {
 }
 
 fn begin(session: &mut Session, message: &str, now: f64) -> planloop::error::Result<()> {
-    let input = BeginTurn { message: message.to_owned(), now_ms: now, user_id: None, chat_id: None, review: None };
+    let input =
+        BeginTurn { message: message.to_owned(), now_ms: now, user_id: None, chat_id: None, review: None, goal: None };
     session.begin_turn(input).map(|_| ())
 }
 

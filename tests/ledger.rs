@@ -166,6 +166,7 @@ fn the_session_limit_spans_turns_and_a_spent_session_begins_no_more() {
         user_id: None,
         chat_id: None,
         review: None,
+        goal: None,
     };
     let error = d.session.begin_turn(input).unwrap_err();
     assert_eq!(error.code, ErrorCode::InvalidState);

@@ -203,7 +203,14 @@ fn workloads() -> Vec<Workload> {
     ];
     for (name, n, message) in messages {
         all.push(workload(format!("beginTurn: {name}"), n, move |n| {
-            let input = BeginTurn { message: message(n), now_ms: 9_000.0, user_id: None, chat_id: None, review: None };
+            let input = BeginTurn {
+                message: message(n),
+                now_ms: 9_000.0,
+                user_id: None,
+                chat_id: None,
+                review: None,
+                goal: None,
+            };
             black_box(paused().begin_turn(input).ok());
         }));
     }

@@ -80,7 +80,14 @@ fn replay(record: &Json, config: SessionConfig) -> Replay {
             "user" => {
                 let message = turn["text"].as_str().unwrap_or("").to_owned();
                 session
-                    .begin_turn(BeginTurn { message, now_ms: now, user_id: None, chat_id: None, review: None })
+                    .begin_turn(BeginTurn {
+                        message,
+                        now_ms: now,
+                        user_id: None,
+                        chat_id: None,
+                        review: None,
+                        goal: None,
+                    })
                     .unwrap();
                 open = true;
             }
@@ -95,6 +102,7 @@ fn replay(record: &Json, config: SessionConfig) -> Replay {
                             user_id: None,
                             chat_id: None,
                             review: None,
+                            goal: None,
                         })
                         .unwrap();
                 }
@@ -114,7 +122,8 @@ fn replay(record: &Json, config: SessionConfig) -> Replay {
                 };
                 let before = statuses(&session);
                 let todo_call = calls.iter().any(|c| matches!(c.name.as_str(), "TodoWrite" | "update_plan"));
-                let decision = session.handle_model_response(ModelResponse { text, tool_calls: calls, usage: None }, now).unwrap();
+                let decision =
+                    session.handle_model_response(ModelResponse { text, tool_calls: calls, usage: None }, now).unwrap();
                 if todo_call && statuses(&session) == before {
                     out.unchanged_rewrites += 1;
                     out.reminders_before_rewrites += usize::from(reminded);

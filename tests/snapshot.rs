@@ -59,7 +59,7 @@ fn apply_to(session: &mut Session, op: &Op, now: f64) -> Applied {
     };
     let (outcome, handed_out, refused) = match op.clone() {
         Op::Begin(message) => {
-            let input = BeginTurn { message, now_ms: now, user_id: None, chat_id: None, review: None };
+            let input = BeginTurn { message, now_ms: now, user_id: None, chat_id: None, review: None, goal: None };
             let result = session.begin_turn(input);
             (format!("{result:?}"), Vec::new(), result.is_err())
         }
@@ -345,6 +345,7 @@ fn busy_session() -> Session {
             user_id: None,
             chat_id: None,
             review: None,
+            goal: None,
         })
         .unwrap();
     let response = ModelResponse {
@@ -505,7 +506,7 @@ fn a_snapshot_nested_too_deep_is_refused_before_anything_walks_it() {
         json
     };
     let mut session = Session::new(SessionConfig::default());
-    let begin = BeginTurn { message: "go".into(), now_ms: 1.0, user_id: None, chat_id: None, review: None };
+    let begin = BeginTurn { message: "go".into(), now_ms: 1.0, user_id: None, chat_id: None, review: None, goal: None };
     session.begin_turn(begin).unwrap();
     let deepest = planloop::validate::schema::ANY_MAX_DEPTH;
     let too_deep =
@@ -535,17 +536,36 @@ fn a_stored_snapshot_restores_and_is_written_again_with_the_same_content_and_che
     let as_1_4 = STORED_1_1.replace(r#""version":"1.1""#, r#""version":"1.4""#);
     let delegation = r#""delegation":{"enabled":false,"toolNames":["delegate"],"maxDepth":1,"maxInFlight":2,"maxIterations":10,"capsuleChars":4000}"#;
     let reminders = r#""reminderMode":"interval""#;
+    let completion = r#""completion":{"verify":"off","requireEvidence":false}"#;
     let as_1_4 = as_1_4.replace(
         r#""maxToolOutputChars":20000}"#,
-        &format!(r#""maxToolOutputChars":20000,{delegation},{reminders}}}"#),
+        &format!(r#""maxToolOutputChars":20000,{delegation},{reminders},{completion}}}"#),
     );
-    let as_1_4 = as_1_4.replace(r#""checksum":"83db8f5e5360a720""#, r#""checksum":"3cca1c6db7058a8a""#);
+    let as_1_4 = as_1_4.replace(r#""checksum":"83db8f5e5360a720""#, r#""checksum":"2c6b4cb0b02aeae1""#);
     assert_eq!(parsed(&written), parsed(&as_1_4));
     // The text is the snapshot document, checksum and all, as serializing it writes it.
     assert_eq!(written, session.snapshot().unwrap().to_json(Decimals::RUST).unwrap());
     // Any change to what it sums is caught.
     let changed = STORED_1_1.replace("\"turns\":1", "\"turns\":2");
     assert_eq!(Session::restore_json(&changed).err().map(|e| e.code), Some(ErrorCode::InvalidSnapshot));
+}
+
+/// A snapshot written by planloop 1.3 (before goals and per-item evidence): a list with
+/// an item done and one in progress, and a call of it awaiting its result.
+const STORED_1_3: &str = include_str!("fixtures/snapshot-1.3.json");
+
+#[test]
+fn a_format_1_3_snapshot_restores_with_no_evidence_and_goes_on() {
+    let mut session = Session::restore_json(STORED_1_3).expect("a 1.3 snapshot restores");
+    // Its receipts had no observation, and its items no evidence.
+    assert!(session.todos_with_evidence().iter().all(|t| t.receipts.is_empty()));
+    let outcome = session.handle_tool_results(vec![ok("r2", "edited a.md")], 50_000.0).unwrap();
+    assert!(outcome.complete);
+    // A result coming in now is the evidence of the item in progress.
+    let todos = session.todos_with_evidence();
+    assert_eq!(todos[1].receipts.len(), 1);
+    assert_eq!(todos[1].receipts[0].observation, "edit ok: edited a.md");
+    assert_eq!(roundtrip(&session), session);
 }
 
 #[test]
@@ -579,7 +599,7 @@ fn arguments_with_many_keys_cost_linear_time_to_take_in_snapshot_and_restore() {
     let keys: Vec<String> = (0..99_000).map(|i| format!(r#""k{i}":{i}"#)).collect();
     let text = format!("{{{}}}", keys.join(","));
     let mut session = Session::new(SessionConfig::default());
-    let begin = BeginTurn { message: "go".into(), now_ms: 1.0, user_id: None, chat_id: None, review: None };
+    let begin = BeginTurn { message: "go".into(), now_ms: 1.0, user_id: None, chat_id: None, review: None, goal: None };
     session.begin_turn(begin).unwrap();
     let calls = vec![ToolCallInput { id: "1".into(), name: "deploy".into(), args: Value::String(text.into()) }];
     let decision =

@@ -12,8 +12,18 @@ use crate::text::{find, part, places, replace};
 
 /// The tags of the blocks planloop injects into a conversation (the test below checks
 /// that each injected template opens with one).
-pub const CONTROL_TAGS: [&str; 7] =
-    ["stuck", "plan-continuation", "goal-plan-reminder", "resume", "plan_feedback", "cut-off-call", "call-as-text"];
+pub const CONTROL_TAGS: [&str; 10] = [
+    "stuck",
+    "plan-continuation",
+    "goal-plan-reminder",
+    "resume",
+    "plan_feedback",
+    "cut-off-call",
+    "call-as-text",
+    "goal-check",
+    "goal-unmet",
+    "evidence-missing",
+];
 
 /// Where a chat template ends a turn. A model that writes one has gone on to write the
 /// next turn itself (the user's, most often): what follows is not its reply.

@@ -5,6 +5,7 @@
 pub mod compose;
 pub mod delegation;
 pub mod echo;
+pub mod goal;
 
 use std::ops::Range;
 

@@ -451,6 +451,7 @@ impl Session {
         }
         let after = self.planner.todos();
         self.log.record_plan(after, iteration, now);
+        self.evidence_after(before, iteration, now);
         let revision = self.planner.snapshot().revision;
         let kind = EventKind::TodosUpdated {
             tool: dialect.tool_name().to_owned(),

@@ -202,6 +202,37 @@ impl Default for DelegationOptions {
     }
 }
 
+/// How a turn's goal is checked when its list is done and the model stops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Verify {
+    /// Not checked: the turn ends.
+    #[default]
+    Off,
+    /// The model is asked once to confirm each criterion with its evidence, or re-plan.
+    Nudge,
+    /// A `verifyGoal` decision: the host judges, and answers with `handleVerdict`.
+    Host,
+}
+
+enum_from_value!(Verify, "lowercase" [Off, Nudge, Host]);
+
+/// What "done" takes beyond a finished list: a goal check, and evidence for each item.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(deny_unknown_fields)]
+pub struct CompletionOptions {
+    /// How a turn's `goal` is checked.
+    #[serde(default)]
+    pub verify: Verify,
+    /// Ask the model once per turn to do or cite the work of items it marked completed
+    /// with no tool call made while they were in progress.
+    #[serde(default)]
+    pub require_evidence: bool,
+}
+
+struct_from_value!(CompletionOptions, "camelCase" { verify = Default::default(), require_evidence = Default::default() });
+
 /// Everything a `Session` can be told. Every key is optional.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -274,6 +305,8 @@ pub struct SessionConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "u32", range(min = 1))]
     pub max_session_tokens: Option<u32>,
+    #[serde(default)]
+    pub completion: CompletionOptions,
 }
 
 struct_from_value!(SessionConfig, "camelCase" {
@@ -296,6 +329,7 @@ struct_from_value!(SessionConfig, "camelCase" {
     reminder_mode = Default::default(),
     max_tokens,
     max_session_tokens,
+    completion = Default::default(),
 });
 
 impl SessionConfig {
@@ -365,6 +399,7 @@ impl Default for SessionConfig {
             reminder_mode: ReminderMode::default(),
             max_tokens: None,
             max_session_tokens: None,
+            completion: CompletionOptions::default(),
         }
     }
 }

@@ -24,7 +24,7 @@ use crate::session::handoff::{Handoff, HandoffOptions, HandoffStatus};
 use crate::session::intent;
 use crate::text::cap;
 
-use super::turn::span;
+use super::turn::{span, Receipt};
 use super::Session;
 
 /// One step of a sub-agent's descent: the parent's turn, and its delegate call.
@@ -128,6 +128,7 @@ impl Session {
             user_id: turn.and_then(|t| t.user_id.clone()),
             chat_id: turn.and_then(|t| t.chat_id.clone()),
             review: None,
+            goal: None,
         })?;
         // What was asked is the goal; the brief is how the model is told it. (The goal is
         // what reminders restate and the capsule names.)
@@ -265,12 +266,18 @@ impl Session {
         for step in child.log.events() {
             self.log.record_nested(call_id, step, iteration, now);
         }
-        if let Some(id) = &delegation.todo_id {
-            self.settle_item(id, capsule.status, call_id, iteration, now);
-        }
         let waiting = self.turn.as_ref().map(|t| t.pending.as_slice()).unwrap_or_default();
         let place = waiting.iter().position(|p| !p.answered && p.id == call_id);
         let place = place.ok_or_else(|| Error::internal("a delegation with no awaited call"))?;
+        // The delegate call is the evidence of its item, which the capsule may complete
+        // before its result is recorded: its receipt is there first, and in full after.
+        let ok = capsule.status != HandoffStatus::Failed;
+        let receipt =
+            Receipt { id: call_id.to_owned(), name: waiting[place].name.clone(), ok, observation: String::new() };
+        if let Some(id) = &delegation.todo_id {
+            self.attach(id, &receipt);
+            self.settle_item(id, capsule.status, call_id, iteration, now);
+        }
         let result = ToolResult {
             id: call_id.to_owned(),
             output: Value::String(capsule.text.clone().into()),
@@ -280,6 +287,10 @@ impl Session {
             exit_code: None,
         };
         let mut messages = vec![self.record_result(result, place, iteration, now)];
+        let recorded = self.turn.as_ref().and_then(|t| t.receipts.last().cloned());
+        if let (Some(id), Some(receipt)) = (&delegation.todo_id, recorded) {
+            self.attach(id, &receipt);
+        }
         self.emit(EventKind::DelegationEnded { call_id: call_id.to_owned(), status: capsule.status }, now);
         let complete = self.settle(&mut messages, iteration, now)?;
         Ok(DelegationOutcome { capsule, messages, complete, next: self.next_call(now) })

@@ -55,6 +55,8 @@ impl Session {
             ContinueReason::Stuck => {
                 prompts::stuck(language, &Pattern::SameText { times: self.config.stuck.same_text }.describe())
             }
+            // (Their callers say them: see `goal.rs`.)
+            ContinueReason::GoalCheck | ContinueReason::GoalUnmet | ContinueReason::EvidenceMissing => String::new(),
         };
         Decision::Continue { message, reason, attempt, max_attempts, next: self.next_call(now) }
     }

@@ -8,6 +8,7 @@ use crate::plan::guard::Refusal;
 use crate::plan::recorded::Complexity;
 use crate::plan::steps::CompletedBy;
 use crate::session::approval::ProposalStatus;
+use crate::session::config::Verify;
 use crate::session::continuation::{Source, Status};
 use crate::session::exchange::ExitReason;
 use crate::session::handoff::HandoffStatus;
@@ -117,4 +118,13 @@ pub enum EventKind {
     /// A model response reported its tokens: the response's, and the ledger after them.
     #[serde(rename_all = "camelCase")]
     TokensUsed { input_tokens: u32, output_tokens: u32, ledger: Ledger },
+    /// The list was done and the model stopped: its goal was checked (`verify` says how).
+    GoalCheck { verify: Verify },
+    /// The host's verdict on the goal came in.
+    GoalVerdict { met: bool, reason: Option<String> },
+    /// An item was marked completed with no receipt.
+    #[serde(rename_all = "camelCase")]
+    ItemUnbacked { todo_id: String },
+    /// The model was asked for the work behind `items` unbacked items.
+    EvidenceRequested { items: u32 },
 }

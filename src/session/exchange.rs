@@ -9,6 +9,8 @@ use crate::json::value::Value;
 use crate::session::approval::Proposal;
 use crate::session::continuation::ReportedProgress;
 use crate::session::delegate_call::Delegation;
+use crate::session::evidence::ItemEvidence;
+use crate::session::goal::Goal;
 use crate::session::ledger::Ledger;
 use crate::session::review::PlanReview;
 use crate::text::written_call::WrittenCall;
@@ -35,9 +37,14 @@ pub struct BeginTurn {
     #[serde(default)]
     #[schemars(with = "Option<PlanReview>")]
     pub review: Option<PlanReview>,
+    /// What the turn is for, beyond its checklist: checked when the list is done (see
+    /// `completion.verify`).
+    #[serde(default)]
+    #[schemars(with = "Option<Goal>")]
+    pub goal: Option<Goal>,
 }
 
-struct_from_value!(BeginTurn, "camelCase" { message, now_ms, user_id, chat_id, review });
+struct_from_value!(BeginTurn, "camelCase" { message, now_ms, user_id, chat_id, review, goal });
 
 /// One tool call in a model response.
 #[derive(Debug, Clone, PartialEq, JsonSchema)]
@@ -207,6 +214,12 @@ pub enum ContinueReason {
     CutOffToolCall,
     /// Its reply was a whole tool call written out as text: it did not run.
     ToolCallAsText,
+    /// Its list is done: it is asked once to confirm the goal's criteria with evidence.
+    GoalCheck,
+    /// The host found the goal not met: it is asked to re-plan.
+    GoalUnmet,
+    /// Items it marked completed have no receipt: it is asked once to do or cite the work.
+    EvidenceMissing,
 }
 
 impl ContinueReason {
@@ -260,6 +273,11 @@ pub enum Decision {
     /// user's next message is read as feedback on the plan.
     #[serde(rename_all = "camelCase")]
     AwaitPlanReview { review: PlanReview, message: String, replies: Vec<ToolMessage> },
+    /// The list is done and the model gave `answer`: judge whether `goal` is met (by
+    /// its criteria and each item's `evidence`), and answer with `handleVerdict`. Met
+    /// ends the turn with `answer`; not met sends the model back to re-plan.
+    #[serde(rename_all = "camelCase")]
+    VerifyGoal { goal: Goal, answer: String, evidence: Vec<ItemEvidence> },
 }
 
 /// What `approve` and `reject` return.

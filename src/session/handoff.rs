@@ -10,6 +10,7 @@ use serde::Serialize;
 use crate::json::from_value::struct_from_value;
 use crate::plan::todos::{Todo, TodoStatus};
 use crate::prompts::{self, HandoffHeadings};
+use crate::session::evidence::ItemEvidence;
 use crate::session::turn::{EndedAs, Receipt};
 use crate::text::visible::visible;
 use crate::text::{self, cap, one_line};
@@ -23,6 +24,8 @@ const QUESTIONS_MAX: usize = 3;
 const QUESTION_CAP: usize = 200;
 /// The longest line of `text` for a finding, a receipt or a todo.
 const LINE_CAP: usize = 240;
+/// The most receipts of an item its line in `text` is followed by.
+const ITEM_RECEIPTS_SHOWN: usize = 3;
 /// The longest `transcriptRef`.
 const REF_CAP: usize = 2000;
 
@@ -105,6 +108,8 @@ pub struct Handoff {
     pub transcript_ref: Option<String>,
     /// All of the above as one text for a parent model, within `maxChars`.
     pub text: String,
+    /// The receipts of each item of `todos`: the calls made while it was in progress.
+    pub item_evidence: Vec<ItemEvidence>,
 }
 
 impl Session {
@@ -144,6 +149,7 @@ impl Session {
             elapsed_ms: turn.map_or(0.0, |t| t.elapsed(now)),
             transcript_ref: options.transcript_ref.map(|r| cap(&r, REF_CAP)),
             text: String::new(),
+            item_evidence: self.item_evidence(),
         };
         handoff.text = render(&handoff, prompts::handoff_headings(self.config.language), options.max_chars as usize);
         handoff
@@ -190,19 +196,29 @@ fn render(handoff: &Handoff, headings: HandoffHeadings, max: usize) -> String {
     field(headings.goal, &handoff.goal);
     field(headings.summary, &handoff.summary);
     let done = handoff.todos.iter().filter(|t| t.status == TodoStatus::Completed).count();
-    let todos = format!("{} ({done}/{})", headings.todos, handoff.todos.len());
+    let mark = |t: &Todo| match t.status {
+        TodoStatus::Completed => "[x]",
+        TodoStatus::InProgress => "[~]",
+        TodoStatus::Pending => "[ ]",
+    };
+    // Each item, then the last few receipts that back it.
+    if !handoff.todos.is_empty() {
+        lines.push(format!("{} ({done}/{}):", headings.todos, handoff.todos.len()));
+    }
+    for t in &handoff.todos {
+        lines.push(format!("- {}", visible(&format!("{} {}", mark(t), t.content), LINE_CAP)));
+        let found = handoff.item_evidence.iter().find(|e| e.todo_id == t.id);
+        let receipts = found.map_or(&[][..], |e| e.receipts.as_slice());
+        for receipt in &receipts[receipts.len().saturating_sub(ITEM_RECEIPTS_SHOWN)..] {
+            lines.push(format!("  · {}", visible(&receipt.line(), LINE_CAP)));
+        }
+    }
     let mut list = |heading: &str, items: Vec<String>| {
         if !items.is_empty() {
             lines.push(format!("{heading}:"));
             lines.extend(items.iter().map(|item| format!("- {}", visible(item, LINE_CAP))));
         }
     };
-    let mark = |t: &Todo| match t.status {
-        TodoStatus::Completed => "[x]",
-        TodoStatus::InProgress => "[~]",
-        TodoStatus::Pending => "[ ]",
-    };
-    list(&todos, handoff.todos.iter().map(|t| format!("{} {}", mark(t), t.content)).collect());
     list(headings.findings, handoff.key_findings.clone());
     let receipt = |r: &Receipt| format!("{} {} {}", r.name, r.id, if r.ok { "ok" } else { "error" });
     list(headings.evidence, handoff.evidence.iter().map(receipt).collect());

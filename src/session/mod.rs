@@ -15,7 +15,9 @@ pub mod delegate_call;
 pub mod delegation;
 mod ending;
 pub mod events;
+pub mod evidence;
 pub mod exchange;
+pub mod goal;
 pub mod handoff;
 pub mod intent;
 pub mod ledger;
@@ -47,6 +49,7 @@ use crate::session::config::{SessionConfig, TodoDialect};
 use crate::session::continuation::{ReportedProgress, Status};
 use crate::session::delegation::{Child, Link};
 use crate::session::events::{Event, EventKind, MAX_EVENTS};
+use crate::session::evidence::ItemEvidence;
 use crate::session::exchange::{
     ApprovalOutcome, BeginTurn, ContinueReason, Decision, ExitReason, ModelResponse, ToolMessage, ToolResult,
     ToolResultsOutcome, TurnStart,
@@ -91,6 +94,8 @@ pub struct Session {
     pub(crate) decimals: Decimals,
     /// What its closed turns spent (the ledger's session total, less the open turn).
     pub(crate) spent: Tally,
+    /// The receipts of the items of the current list (see `evidence.rs`).
+    pub(crate) evidence: Vec<ItemEvidence>,
 }
 
 impl Session {
@@ -133,6 +138,7 @@ impl Session {
             lineage: Vec::new(),
             children: Vec::new(),
             decimals,
+            evidence: Vec::new(),
             config,
             spent: Tally::default(),
         }
@@ -149,6 +155,9 @@ impl Session {
     /// on the plan: it goes to the model behind a `<plan_feedback>` block, once.
     pub fn begin_turn(&mut self, mut input: BeginTurn) -> Result<TurnStart> {
         let now = input.now_ms;
+        if let Some(goal) = &input.goal {
+            goal.check("input")?;
+        }
         if let Some(start) = self.go_on(&input.message, now) {
             return Ok(start);
         }
@@ -206,6 +215,11 @@ impl Session {
             input_tokens: 0,
             output_tokens: 0,
             time_ms: 0.0,
+            goal: input.goal,
+            held: None,
+            goal_nudges: 0,
+            evidence_nudges: 0,
+            goal_unmet: 0,
         });
         self.stuck.reset();
         self.emit(EventKind::TurnStarted {}, now);
@@ -306,7 +320,7 @@ impl Session {
             None
         };
         Ok(match reason {
-            None => self.finish(answer, ExitReason::FinalAnswer, now),
+            None => self.stop(answer, timed_out || withheld || spent, now),
             Some(reason) => self.nudge(reason, shown, timed_out || withheld || spent, now),
         })
     }
@@ -402,7 +416,7 @@ impl Session {
         Vec::from(std::mem::take(&mut self.events))
     }
 
-    /// The current todo list.
+    /// The current todo list (`todos_with_evidence` gives each item's receipts too).
     pub fn todos(&self) -> &[Todo] {
         self.planner.todos()
     }
@@ -436,6 +450,9 @@ impl Session {
             Some(turn) if turn.open && awaiting_approval => {
                 Some("proposals await the user: call approve or reject first")
             }
+            Some(turn) if turn.open && turn.held.is_some() => {
+                Some("the goal awaits the host's verdict: call handleVerdict first")
+            }
             Some(turn) if turn.open => None,
             _ => Some("no turn is open: call beginTurn first"),
         };
@@ -449,6 +466,9 @@ impl Session {
     fn turn_for_results(&mut self, call: &str) -> Result<&mut Turn> {
         let expected = match &self.turn {
             Some(turn) if turn.open && turn.pending.iter().any(|p| !p.answered) => None,
+            Some(turn) if turn.open && turn.held.is_some() => {
+                Some("no tool results are awaited: the goal awaits the host's verdict, call handleVerdict")
+            }
             Some(turn) if turn.open => Some("no tool results are awaited: call handleModelResponse"),
             _ => Some("no turn is open: call beginTurn first"),
         };

@@ -174,8 +174,8 @@ impl Session {
         self.step_plan.as_ref().filter(|p| matches!(p.status, PlanStatus::Running | PlanStatus::Paused))
     }
 
-    /// The goal: the plan's, else the text-tracked plan's, else the message that started
-    /// the turn.
+    /// The goal: the turn's stated goal, else the plan's, else the text-tracked plan's,
+    /// else the message that started the turn.
     /// What the model is told when the user asks it to go on with this session's work:
     /// the goal, what is done, what comes next, the plan.
     pub(super) fn resume_block(&self) -> String {
@@ -185,6 +185,10 @@ impl Session {
     }
 
     pub(super) fn goal(&self) -> String {
+        // The goal the user stated, when the turn has one, before the model's own words.
+        if let Some(goal) = self.turn.as_ref().and_then(|t| t.goal.as_ref()) {
+            return goal.statement.clone();
+        }
         if let Some(plan) = &self.plan {
             return plan.goal.clone();
         }

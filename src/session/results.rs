@@ -13,6 +13,7 @@ use crate::session::stuck::Pattern;
 use crate::sort::{places_by, repeats};
 use crate::text::cap;
 
+use super::evidence::OBSERVATION_KEPT;
 use super::turn::{Receipt, RECEIPTS_KEPT};
 use super::{approval, Pending, Session};
 
@@ -79,6 +80,9 @@ impl Session {
     /// [`answering`]).
     pub(super) fn record_result(&mut self, result: ToolResult, call: usize, iteration: u32, now: f64) -> ToolMessage {
         let language = self.config.language;
+        // The items this result is evidence for: those in progress as it comes in (a
+        // list riding on the call may move them next).
+        let working = self.in_progress_ids();
         let found = self.turn.as_mut().and_then(|t| t.pending.get_mut(call));
         let (name, signature, approved, observed) = match found {
             Some(pending) => {
@@ -87,6 +91,8 @@ impl Session {
             }
             None => (String::new(), String::new(), false, None),
         };
+        // A todo tool's own call (observed) keeps a list: it is no evidence of work.
+        let planner = observed.as_ref().is_some_and(|o| !o.dialect.is_parameter());
         if let Some(observed) = observed.filter(|_| !result.is_error) {
             let answer = match &result.output {
                 Value::String(text) => text.as_ref(),
@@ -121,15 +127,26 @@ impl Session {
             .record_obs(&name, seen.as_deref().unwrap_or(&content), result.is_error, iteration, now)
             .summary
             .clone();
+        let receipt = Receipt {
+            id: result.id.clone(),
+            name: name.clone(),
+            ok: !result.is_error,
+            observation: cap(&obs, OBSERVATION_KEPT),
+        };
         if self.findings.len() == FINDINGS_KEPT {
             self.findings.pop_front();
         }
         self.findings.push_back(obs);
+        if !planner {
+            for id in &working {
+                self.attach(id, &receipt);
+            }
+        }
         if let Some(turn) = self.turn.as_mut() {
             if turn.receipts.len() == RECEIPTS_KEPT {
                 turn.receipts.remove(0);
             }
-            turn.receipts.push(Receipt { id: result.id.clone(), name: name.clone(), ok: !result.is_error });
+            turn.receipts.push(receipt);
         }
         if let Some(pattern) = self.stuck.record_result(&name, &signature, &content, result.is_error) {
             let nudge = prompts::stuck(language, &pattern.describe());

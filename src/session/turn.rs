@@ -8,7 +8,9 @@ use crate::json::from_value::{enum_from_value, struct_from_value};
 use crate::json::value::Value;
 use crate::plan::dialects::TodoDialect;
 use crate::session::delegate_call::Delegation;
-use crate::session::exchange::ToolMessage;
+use crate::session::evidence::OBSERVATION_KEPT;
+use crate::session::exchange::{ToolMessage, TEXT_MAX};
+use crate::session::goal::Goal;
 
 /// A call handed to the host, waiting for its result.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
@@ -112,6 +114,26 @@ pub struct Turn {
     #[serde(default, skip_serializing_if = "no_time")]
     #[schemars(range(min = 0))]
     pub(crate) time_ms: f64,
+    /// The goal the turn began with, checked when its list is done. (Absent when none,
+    /// and before 1.4.)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) goal: Option<Goal>,
+    /// The answer of a `verifyGoal` decision waiting for the host's verdict.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(max = TEXT_MAX))]
+    pub(crate) held: Option<String>,
+    /// Times the model was asked to check the goal (`verify: "nudge"`): once a turn.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    #[schemars(range(min = 1))]
+    pub(crate) goal_nudges: u32,
+    /// Times the model was asked for the work behind unbacked items: once a turn.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    #[schemars(range(min = 1))]
+    pub(crate) evidence_nudges: u32,
+    /// Verdicts that found the goal not met.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    #[schemars(range(min = 1))]
+    pub(crate) goal_unmet: u32,
 }
 
 fn no_time(ms: &f64) -> bool {
@@ -136,9 +158,14 @@ pub struct Receipt {
     #[schemars(length(max = 256))]
     pub name: String,
     pub ok: bool,
+    /// What the result said, as the trail's observation shows it (the start of it).
+    /// (Absent before 1.4.)
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[schemars(length(max = OBSERVATION_KEPT))]
+    pub observation: String,
 }
 
-struct_from_value!(Receipt { id, name, ok });
+struct_from_value!(Receipt { id, name, ok, observation = Default::default() });
 
 /// How a turn ended, and its last words: the answer, or the summary of a stop.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
@@ -189,6 +216,11 @@ struct_from_value!(Turn, "camelCase" {
     input_tokens = Default::default(),
     output_tokens = Default::default(),
     time_ms = Default::default(),
+    goal,
+    held,
+    goal_nudges = Default::default(),
+    evidence_nudges = Default::default(),
+    goal_unmet = Default::default(),
 });
 
 impl Turn {

@@ -34,6 +34,7 @@ use crate::session::approval::{Grant, Proposal, ProposalStatus, MAX_GRANTS};
 use crate::session::config::{ReminderMode, SessionConfig, TodoDialect};
 use crate::session::continuation::ReportedProgress;
 use crate::session::delegation::{Child, Link};
+use crate::session::evidence::{ItemEvidence, ITEMS_KEPT};
 use crate::session::exchange::MAX_TOOL_CALLS;
 use crate::session::ledger::Tally;
 use crate::session::review::PlanReview;
@@ -110,6 +111,10 @@ pub struct SessionSnapshot {
     /// What the session's closed turns spent. (Absent when nothing, and before 1.4.)
     #[serde(default, skip_serializing_if = "Tally::is_zero")]
     pub spent: Tally,
+    /// The receipts of the items of the todo list. (Absent when none, and before 1.4.)
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = ITEMS_KEPT))]
+    pub evidence: Vec<ItemEvidence>,
 }
 
 /// A sub-agent in a snapshot: its delegate call, and its own snapshot as JSON text
@@ -145,6 +150,7 @@ struct_from_value!(SessionSnapshot, "camelCase" {
     lineage = Default::default(),
     children = Default::default(),
     spent = Default::default(),
+    evidence = Default::default(),
 });
 
 impl ChildSnapshot {
@@ -200,6 +206,7 @@ impl Session {
             lineage: self.lineage.clone(),
             children: self.children.iter().map(ChildSnapshot::of).collect::<Result<_>>()?,
             spent: self.spent,
+            evidence: self.evidence.clone(),
         };
         let mut text = json_text::to_string(&snapshot, self.decimals);
         let document = json::parse(text.as_bytes(), self.decimals).map_err(|e| Error::internal(&e.message))?;
@@ -321,6 +328,7 @@ impl Session {
             children: Vec::new(),
             decimals,
             spent: s.spent,
+            evidence: s.evidence,
         }
     }
 
@@ -353,6 +361,10 @@ impl Session {
         }
         if self.proposals.iter().any(|p| p.chain != self.lineage) {
             return Some("a proposal's chain is not the session's lineage".to_owned());
+        }
+        let listed = |e: &ItemEvidence| self.planner.todos().iter().any(|t| t.id == e.todo_id);
+        if repeats(self.evidence.iter().map(|e| e.todo_id.as_str())) || !self.evidence.iter().all(listed) {
+            return Some("evidence is kept twice for an item, or for one not on the list".to_owned());
         }
         self.children_inconsistency().map(str::to_owned)
     }
@@ -416,6 +428,9 @@ impl Session {
         }
         if awaiting != turn.paused_at.is_some() {
             return Some("its pause does not match its pending proposals");
+        }
+        if turn.held.is_some() && (!turn.open || !turn.pending.is_empty() || awaiting || turn.goal.is_none()) {
+            return Some("it awaits a verdict on no goal, or while closed or awaiting calls");
         }
         None
     }

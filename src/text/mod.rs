@@ -88,7 +88,7 @@ pub fn cap(s: &str, max: usize) -> String {
 
 /// Whether `s` has more than `max` code points: one of no more bytes than `max` has no
 /// more characters either, and is not counted.
-fn over(s: &str, max: usize) -> bool {
+pub(crate) fn over(s: &str, max: usize) -> bool {
     s.len() > max && s.chars().nth(max).is_some()
 }
 

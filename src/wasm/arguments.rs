@@ -27,6 +27,7 @@ use crate::prompts::compose::{ComposeInput, PromptParts};
 use crate::session::approval::{ApproveOptions, RejectOptions};
 use crate::session::config::SessionConfig;
 use crate::session::exchange::BeginTurn;
+use crate::session::goal::Verdict;
 use crate::session::handoff::HandoffOptions;
 use crate::session::review::{PlanReview, PlanReviewStore};
 use crate::trail::capsule::{ContextCapsule as Capsule, ContextCapsuleInput};
@@ -223,4 +224,5 @@ arguments! {
     ReviewsFromJson { data "data": object(PlanReviewStore, PLAN_REVIEW_STORE, "PlanReviewStoreData") }
     ReviewsPut { review "review": object(PlanReview, PLAN_REVIEW, "PlanReview") }
     ReviewsTake { user_id "userId": optional_string, chat_id "chatId": optional_string, now_ms "nowMs": time }
+    SessionHandleVerdict { verdict "verdict": object(Verdict, VERDICT, "Verdict"), now_ms "nowMs": time }
 }

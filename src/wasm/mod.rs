@@ -209,6 +209,7 @@ ops! {
     ReviewsTake = 84,
     ReviewsSize = 85,
     ReviewsToJson = 86,
+    SessionHandleVerdict = 87,
 }
 
 /// How the JS layer reads a call's result.

@@ -101,7 +101,7 @@ pub fn call(op: Op, handle: u32, given: Input<'_>) -> Option<Result<Status>> {
             fields(|out| outcome.write(out))
         }),
         Op::SessionDrainEvents => with(&|s| json(&s.drain_events())),
-        Op::SessionTodos => with(&|s| value(s.todos())),
+        Op::SessionTodos => with(&|s| value(&s.todos_with_evidence())),
         Op::SessionPlan => with(&|s| value(&s.plan())),
         Op::SessionProgress => with(&|s| value(&s.progress())),
         Op::SessionCapsule => with(&|s| value(&s.capsule())),
@@ -136,6 +136,10 @@ pub fn call(op: Op, handle: u32, given: Input<'_>) -> Option<Result<Status>> {
                 given => s.finish_delegation_from(&a.call_id, restored(given)?, a.options, a.now_ms)?,
             };
             json(&outcome)
+        }),
+        Op::SessionHandleVerdict => with(&|s| {
+            let a = arguments::SessionHandleVerdict::read(input)?;
+            json(&s.handle_verdict(a.verdict, a.now_ms)?)
         }),
         Op::ReviewsNew => number(slab::insert(&REVIEWS, PlanReviewStore::default()).unwrap_or(0)),
         Op::ReviewsFree => {

@@ -83,6 +83,11 @@ export type BeginTurn = {
      * this session did not ask for it itself.
      */
     review?: PlanReview | null;
+    /**
+     * What the turn is for, beyond its checklist: checked when the list is done (see
+     * `completion.verify`).
+     */
+    goal?: Goal | null;
 };
 
 /** The tool rounds left, as a session's `next` reports them. */
@@ -112,6 +117,21 @@ export type ChildSnapshot = {
 
 /** How a step was completed. */
 export type CompletedBy = "marker" | "transition" | "timeout" | "final_answer";
+
+/** What "done" takes beyond a finished list: a goal check, and evidence for each item. */
+export type CompletionOptions = {
+    /**
+     * How a turn's `goal` is checked.
+     * @default "off"
+     */
+    verify?: Verify;
+    /**
+     * Ask the model once per turn to do or cite the work of items it marked completed
+     * with no tool call made while they were in progress.
+     * @default false
+     */
+    requireEvidence?: boolean;
+};
 
 /** How much a task needs. */
 export type Complexity = "simple" | "complex";
@@ -212,7 +232,7 @@ export type ContinuationProtocol = {
 };
 
 /** Why the model is asked to go on. */
-export type ContinueReason = "plan_unfinished" | "continuation_signal" | "empty_reply" | "stuck" | "cut_off_tool_call" | "tool_call_as_text";
+export type ContinueReason = "plan_unfinished" | "continuation_signal" | "empty_reply" | "stuck" | "cut_off_tool_call" | "tool_call_as_text" | "goal_check" | "goal_unmet" | "evidence_missing";
 
 /** Where the task stands, for seed 001's current-plan block. */
 export type CurrentPlan = {
@@ -291,6 +311,11 @@ export type Decision = {
     review: PlanReview;
     message: string;
     replies: ToolMessage[];
+} | {
+    type: "verifyGoal";
+    goal: Goal;
+    answer: string;
+    evidence: ItemEvidence[];
 };
 
 /**
@@ -541,13 +566,53 @@ export type Event = {
     inputTokens: number;
     outputTokens: number;
     ledger: Ledger;
+} | {
+    type: "GoalCheck";
+    verify: Verify;
+} | {
+    type: "GoalVerdict";
+    met: boolean;
+    reason: string | null;
+} | {
+    type: "ItemUnbacked";
+    todoId: string;
+} | {
+    type: "EvidenceRequested";
+    items: number;
 });
+
+/** A todo with what backs it, as `todos()` gives it. */
+export type EvidencedTodo = {
+    /** The item's id. */
+    id: string;
+    content: string;
+    /** `pending`, `in_progress` or `completed`. */
+    status: TodoStatus;
+    /** The calls made while it was in progress, the last 8. */
+    receipts: Receipt[];
+    /** Completed with no receipt: nothing shows the work was done. */
+    unbacked: boolean;
+};
 
 /** Why a turn ended. */
 export type ExitReason = "final_answer" | "safety_valve" | "stuck" | "max_iterations" | "timeout" | "budget_exhausted";
 
 /** The type a value was expected to have. */
 export type Expected = "object" | "array" | "string" | "number" | "int" | "boolean" | "null" | "record";
+
+/** What the turn is for, beyond its checklist: checked when the list is done. */
+export type Goal = {
+    /**
+     * At least 1 character.
+     * At most 2000 characters.
+     */
+    statement: string;
+    /**
+     * What must hold for the goal to be met, each checked with evidence.
+     * At most 8 items.
+     */
+    criteria?: string[];
+};
 
 /** A standing approval given with `scope: "always"`. */
 export type Grant = {
@@ -577,6 +642,8 @@ export type Handoff = {
     transcriptRef: string | null;
     /** All of the above as one text for a parent model, within `maxChars`. */
     text: string;
+    /** The receipts of each item of `todos`: the calls made while it was in progress. */
+    itemEvidence: ItemEvidence[];
 };
 
 /** The options of `handoff`. */
@@ -661,6 +728,14 @@ export type InvalidValueIssue = {
 
 /** One problem found in a value, as zod 4 reports it. Switch on `code`. */
 export type Issue = InvalidTypeIssue | TooSmallIssue | TooBigIssue | InvalidValueIssue | UnrecognizedKeysIssue | InvalidUnionIssue | InvalidFormatIssue | InvalidJsonIssue | CustomIssue;
+
+/** The receipts of one item of the list. */
+export type ItemEvidence = {
+    /** At most 40 characters. */
+    todoId: string;
+    /** At most 8 items. */
+    receipts: Receipt[];
+};
 
 /** The guard's reading of one iteration. */
 export type IterationVerdict = {
@@ -1018,6 +1093,12 @@ export type Receipt = {
     /** At most 256 characters. */
     name: string;
     ok: boolean;
+    /**
+     * What the result said, as the trail's observation shows it (the start of it).
+     * (Absent before 1.4.)
+     * At most 160 characters.
+     */
+    observation?: string;
 };
 
 /** Why the guard refuses the planner calls of an iteration. */
@@ -1168,6 +1249,8 @@ export type SessionConfig = {
      * At least 1.
      */
     maxSessionTokens?: number;
+    /** @default {"verify":"off","requireEvidence":false} */
+    completion?: CompletionOptions;
 };
 
 /** Everything a session needs to go on, as plain data. */
@@ -1231,6 +1314,11 @@ export type SessionSnapshot = {
     children?: ChildSnapshot[];
     /** What the session's closed turns spent. (Absent when nothing, and before 1.4.) */
     spent?: Tally;
+    /**
+     * The receipts of the items of the todo list. (Absent when none, and before 1.4.)
+     * At most 200 items.
+     */
+    evidence?: ItemEvidence[];
 };
 
 /** The turn in progress (or the last one), as a snapshot carries it. */
@@ -1305,6 +1393,31 @@ export type SnapshotTurn = {
      * has no clock). (Absent when none, and before 1.4.)
      */
     timeMs?: number;
+    /**
+     * The goal the turn began with, checked when its list is done. (Absent when none,
+     * and before 1.4.)
+     */
+    goal?: Goal | null;
+    /**
+     * The answer of a `verifyGoal` decision waiting for the host's verdict.
+     * At most 1000000 characters.
+     */
+    held?: string | null;
+    /**
+     * Times the model was asked to check the goal (`verify: "nudge"`): once a turn.
+     * At least 1.
+     */
+    goalNudges?: number;
+    /**
+     * Times the model was asked for the work behind unbacked items: once a turn.
+     * At least 1.
+     */
+    evidenceNudges?: number;
+    /**
+     * Verdicts that found the goal not met.
+     * At least 1.
+     */
+    goalUnmet?: number;
 };
 
 /** Where the decision came from. */
@@ -1655,6 +1768,19 @@ export type ValidationError = {
     /** Every problem found, in the order zod reports them. */
     issues: Issue[];
 };
+
+/** The host's answer to a `verifyGoal` decision. */
+export type Verdict = {
+    met: boolean;
+    /**
+     * Why not, for the model to re-plan by.
+     * At most 4000 characters.
+     */
+    reason?: string;
+};
+
+/** How a turn's goal is checked when its list is done and the model stops. */
+export type Verify = "off" | "nudge" | "host";
 
 /** The arguments of a `write_todos` call: the full current checklist. */
 export type WriteTodos = {

@@ -349,7 +349,8 @@ fn free_form_json_in_a_typed_result_keeps_its_proto_keys_as_own_properties() {
 
     let text = r#"{"__proto__":{"command":"rm -rf ~"},"constructor":{"__proto__":[1]},"toString":2}"#;
     let mut session = Session::with_decimals(SessionConfig::default(), HOST);
-    let turn = BeginTurn { message: "Clean up".into(), now_ms: 0.0, user_id: None, chat_id: None, review: None };
+    let turn =
+        BeginTurn { message: "Clean up".into(), now_ms: 0.0, user_id: None, chat_id: None, review: None, goal: None };
     session.begin_turn(turn).unwrap();
     let call = ToolCallInput { id: "1".into(), name: "run_bash".into(), args: Value::String(text.into()) };
     let response = ModelResponse { text: None, tool_calls: vec![call], usage: None };

@@ -41,6 +41,19 @@ test("audit --json reports each recorded session: todos, refused stops, a cut-of
   assert.deepEqual(cut.todos, { done: 1, total: 7 });
   assert.match(cut.last, /3 of 3 calls unanswered/);
   assert.equal(byName("claude_code_todo.jsonl#1").last, "finalize");
+  // Each item's evidence: the calls made while it was in progress; an item marked
+  // completed with none is flagged.
+  const built = byName("claude_code_todo.jsonl#1").items;
+  assert.deepEqual(built.map((item) => [item.status, item.receipts.length, item.unbacked]), [
+    ["completed", 0, true],
+    ["completed", 0, true],
+    ["completed", 0, true],
+    ["completed", 2, false],
+    ["completed", 0, true],
+  ]);
+  assert.deepEqual(built[3].receipts.map((r) => [r.name, r.ok, r.observation]), [["Task", true, "Task ok: ## Summary"], ["Task", true, built[3].receipts[1].observation]]);
+  assert.ok(codex.items.every((item) => item.receipts.length > 0 && !item.unbacked), "each step of the plan was worked on");
+  assert.ok(byName("codex_update_plan.jsonl#2").items.every((item) => item.unbacked), "a plan written as done at once");
 });
 
 test("audit prints a table and what planloop would have sent; a progress line only on a terminal", () => {
@@ -49,6 +62,11 @@ test("audit prints a table and what planloop would have sent; a progress line on
   assert.match(stdout.split("\n")[0], /^session\s+agent\s+model\s+turns\s+todos\s+stops refused at/);
   assert.match(stdout, /codex_update_plan\.jsonl#1 .* 2\/3 +85 /);
   assert.match(stdout, /codex_update_plan\.jsonl#1, turn 85: planloop would have sent\n  <plan-continuation>/);
+  // The unbacked items, counted in the table and flagged under the session.
+  assert.match(stdout.split("\n")[0], /last +unbacked$/);
+  assert.match(stdout, /claude_code_todo\.jsonl#1 .* finalize +4\n/);
+  assert.match(stdout, /claude_code_todo\.jsonl#1: todos and their evidence\n  \[x\] Set up Next\.js project structure and dependencies  UNBACKED: completed with no receipt\n/);
+  assert.match(stdout, /  \[x\] Implement state management and CRUD operations  \(2 receipts\)\n      Task ok: ## Summary\n/);
   // Piped (a log, CI): no progress run together into one line.
   assert.equal(stderr, "");
 });
@@ -440,7 +458,7 @@ test("audit reads Claude Code 1.0's sub-agents in the parent's file, each under 
   assert.ok(report.children.every((c) => c.children === undefined));
 
   const text = planloop(["audit", join(sidechains, "claude-code-1.0")]).stdout;
-  assert.match(text, new RegExp(`\\n${name}: 4 sub-agents\\n  turn 2, Task "Survey the modules" \\(Explore\\): ${name}:10\\n    model [^\\n]*, turns 4, todos 1/2, stops refused at 4, [^\\n]*last continue\\n    \\[x\\] Read the modules\\n    \\[-\\] Write the summary\\n`));
+  assert.match(text, new RegExp(`\\n${name}: 4 sub-agents\\n  turn 2, Task "Survey the modules" \\(Explore\\): ${name}:10\\n    model [^\\n]*, turns 4, todos 1/2, stops refused at 4, [^\\n]*last continue\\n    \\[x\\] Read the modules  \\(1 receipt\\)\\n        Glob ok: src/invoice\\.ts\\n    \\[-\\] Write the summary\\n`));
   assert.match(text, /\n    turn 4: planloop would have sent\n      <plan-continuation>\n/);
   assert.match(text, new RegExp(`\\n  not linked to a call: ${name}:24\\n`));
 });

@@ -12,6 +12,6 @@ const seed = Number(process.env.PLANLOOP_FUZZ_SEED ?? Math.floor(Math.random() *
 
 test(`${DRIVES} careless drives: refusals change nothing, snapshots restore and decide the same (PLANLOOP_FUZZ_SEED=${seed})`, () => {
   const { count, disagreements, reached } = drives(seed, DRIVES);
-  assert.ok(reached.restores > DRIVES && reached.refusals > DRIVES && reached.childSteps > 0 && reached.budgetExhausted > 0, `reached too little: ${JSON.stringify(reached)}`);
+  assert.ok(reached.restores > DRIVES && reached.refusals > DRIVES && reached.childSteps > 0 && reached.budgetExhausted > 0 && reached.verdicts > 0, `reached too little: ${JSON.stringify(reached)}`);
   assert.deepEqual(disagreements, [], `${count} disagreements (PLANLOOP_FUZZ_SEED=${seed})`);
 });

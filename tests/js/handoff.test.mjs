@@ -47,7 +47,12 @@ test("a parent's task tool returns the child's capsule, and the parent's plan go
   const capsule = child.handoff({ transcriptRef: "runs/task-1.jsonl" }, now);
   assert.equal(capsule.status, "done");
   assert.equal(capsule.goal, "Find why the build fails");
-  assert.deepEqual(capsule.evidence, [{ id: "c-1", name: "read_log", ok: true }, { id: "c-2", name: "broken", ok: false }]);
+  assert.deepEqual(capsule.evidence, [
+    { id: "c-1", name: "read_log", ok: true, observation: "read_log ok: read_log: found it" },
+    { id: "c-2", name: "broken", ok: false, observation: "broken failed: broken: found it" },
+  ]);
+  // Each receipt is also the evidence of the item in progress when it came in.
+  assert.deepEqual(capsule.itemEvidence, [{ todoId: "log", receipts: capsule.evidence }]);
   assert.deepEqual(capsule.openQuestions, ["Should I fix it?"]);
   assert.equal(capsule.transcriptRef, "runs/task-1.jsonl");
   assert.equal(capsule.iterations, 4);

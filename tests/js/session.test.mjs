@@ -66,7 +66,9 @@ test("runTools carries planloop's replies, the next call and the budget line", (
   const outcome = session.handleToolResults([{ id: "s", output: { hits: 3 }, durationMs: 12 }], 2);
   assert.deepEqual(outcome.messages, [{ toolCallId: "s", name: "search", content: '{"hits":3}', isError: false }]);
   assert.equal(outcome.complete, true);
-  assert.deepEqual(session.todos(), [{ id: "a", content: "Do a", status: "in_progress" }]);
+  // The search, made while `a` was in progress, is its evidence.
+  const receipt = { id: "s", name: "search", ok: true, observation: 'search ok: {"hits":3}' };
+  assert.deepEqual(session.todos(), [{ id: "a", content: "Do a", status: "in_progress", receipts: [receipt], unbacked: false }]);
   const spent = { steps: 1, inputTokens: 0, outputTokens: 0, timeMs: 1 };
   const ledger = { turn: spent, session: spent };
   assert.deepEqual(session.progress(), { source: "todos", completed: 0, total: 1, percentage: 0, current: "Do a", iterations: 1, maxIterations: 3, reported: null, ledger });

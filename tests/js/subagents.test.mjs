@@ -68,7 +68,7 @@ for (const { major, ai, Mock, createPlanloop } of majors) {
     const { result, given } = await parentRun(research(childScript, { children }));
     const capsule = children[0].handoff({ transcriptRef: "runs/r1.jsonl" });
     assert.equal(capsule.status, "done");
-    assert.deepEqual(capsule.evidence, [{ id: "s1", name: "search", ok: true }]);
+    assert.deepEqual(capsule.evidence, [{ id: "s1", name: "search", ok: true, observation: "search ok: build.log:12: error: missing semicolon (error)" }]);
     assert.deepEqual(capsule.openQuestions, ["Should I fix it?"]);
     assert.equal(given.length, 1);
     assert.equal(given[0].toolCallId, "r1");
@@ -158,7 +158,7 @@ test("OpenAI Agents SDK: an agent used as a tool hands the parent's model its ca
   assert.equal(result.finalOutput, "Fixed the semicolon.");
   const capsule = childLoop.handoff();
   assert.equal(capsule.status, "done");
-  assert.deepEqual(capsule.evidence, [{ id: "s1", name: "search", ok: true }]);
+  assert.deepEqual(capsule.evidence, [{ id: "s1", name: "search", ok: true, observation: "search ok: build.log:12: missing semicolon" }]);
   const given = parentModel.calls[1].request.input.find((i) => i.type === "function_call_result" && i.callId === "r1");
   assert.equal(given.output.text, capsule.text);
   assert.match(capsule.text, /^Sub-agent capsule \(done\)\nGoal: Find why the build fails\n/);
@@ -199,7 +199,7 @@ for (const approved of [true, false]) {
     const capsule = after.childLoop.handoff();
     assert.equal(capsule.status, "done");
     // (A rejected call did not run: no result backs anything.)
-    assert.deepEqual(capsule.evidence, approved ? [{ id: "x1", name: "reset_branch", ok: true }] : []);
+    assert.deepEqual(capsule.evidence, approved ? [{ id: "x1", name: "reset_branch", ok: true, observation: "reset_branch ok: reset to main" }] : []);
     assert.equal(capsule.summary, approved ? "Reset to main." : "I did not reset it: the user said no.");
   });
 }

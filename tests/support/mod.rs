@@ -43,7 +43,14 @@ impl Drive {
 
     pub fn begin(&mut self, message: &str) -> TurnStart {
         let now = self.tick(1000.0);
-        let input = BeginTurn { message: message.to_owned(), now_ms: now, user_id: None, chat_id: None, review: None };
+        let input = BeginTurn {
+            message: message.to_owned(),
+            now_ms: now,
+            user_id: None,
+            chat_id: None,
+            review: None,
+            goal: None,
+        };
         let start = self.session.begin_turn(input).expect("beginTurn");
         self.collect();
         start

@@ -138,8 +138,12 @@ const session = new Session({
   continuationProtocol: { enabled: true },
   tools: { default: "approve", read: ["search"], rules: [{ tool: "run_bash", argument: "command", prefixes: ["ls"], class: "read" }] },
   planReview: { enabled: true, ttlMinutes: 30 },
+  completion: { verify: "host", requireEvidence: true },
 });
-const turn = session.beginTurn({ message: "Summarize", nowMs: now, userId: "u1" });
+const turn = session.beginTurn({ message: "Summarize", nowMs: now, userId: "u1", goal: { statement: "A summary of the notes", criteria: ["Every note is read"] } });
+// Each item with what backs it.
+const backing: [Todo, number, boolean][] = session.todos().map((t) => [t, t.receipts.length, t.unbacked]);
+void backing;
 const budget: string = turn.next.budgetLine;
 const response: ModelResponse = { text: null, toolCalls: [{ id: "1", name: "search", args: { query: "q" } }] };
 const decision: Decision = session.handleModelResponse(response, now);
@@ -190,6 +194,16 @@ switch (decision.type) {
     const size: number = store.size;
     session.beginTurn({ message: "OK", nowMs: now, userId: "u1", chatId: "c1", review: taken });
     void [who, size, decision.message, decision.replies];
+    break;
+  }
+  case "verifyGoal": {
+    const statement: string = decision.goal.statement;
+    const criteria: string[] | undefined = decision.goal.criteria;
+    const backed: boolean[] = decision.evidence.map((item) => item.receipts.every((r) => r.ok));
+    const verdict: Decision = session.handleVerdict({ met: false, reason: "the tests fail" }, now);
+    // @ts-expect-error: `met` is required.
+    session.handleVerdict({ reason: "no" }, now);
+    void [statement, criteria, backed, verdict, decision.answer];
     break;
   }
   default: {

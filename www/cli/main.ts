@@ -133,9 +133,29 @@ const named = (r: Report) => `${r.file.split("/").pop()}${r.label}`;
 /** A todo's status as the continuation message shows it. */
 const MARKS: Record<TodoStatus, string> = { completed: "[x]", in_progress: "[-]", pending: "[ ]" };
 
-/** Each refused stop, then each sub-agent under the call that started it. */
+/** Receipts shown under an item, the last ones. */
+const RECEIPTS_SHOWN = 3;
+
+/** Each item of the list, with the calls that back it, an item completed with none
+ *  flagged as unbacked. */
+function items(r: Report, indent: string): string {
+  let out = "";
+  for (const item of r.items) {
+    const flag = item.unbacked ? "  UNBACKED: completed with no receipt" : item.receipts.length > 0 ? `  (${item.receipts.length} receipt${item.receipts.length === 1 ? "" : "s"})` : "";
+    out += `${indent}${MARKS[item.status]} ${item.content}${flag}\n`;
+    for (const receipt of item.receipts.slice(-RECEIPTS_SHOWN)) {
+      // (The observation is shown as the trail shows it: one line, nothing hidden.)
+      out += `${indent}    ${receipt.observation || `${JSON.stringify(receipt.name)} ${receipt.ok ? "ok" : "failed"}`}\n`;
+    }
+  }
+  return out;
+}
+
+/** Each session's list with its evidence, each refused stop, then each sub-agent under
+ *  the call that started it. */
 function findings(r: Report, indent: string): string {
   let out = "";
+  if (indent === "" && r.items.length > 0) out += `\n${named(r)}: todos and their evidence\n${items(r, "  ")}`;
   for (const stop of r.refusedStops) {
     const where = indent === "" ? `${named(r)}, turn ${stop.turn}` : `${indent}turn ${stop.turn}`;
     out += `\n${where}: planloop would have sent\n${stop.message.replace(/^/gm, `${indent}  `)}\n`;
@@ -148,7 +168,7 @@ function findings(r: Report, indent: string): string {
     const stops = child.refusedStops.map((s) => s.turn).join(",") || "-";
     out += `${indent}  ${call}${kind}: ${named(child)}\n`;
     out += `${indent}    model ${child.model || "?"}, turns ${child.turns}, todos ${child.todos.done}/${child.todos.total}, stops refused at ${stops}, overuse ${child.overuseRefusals}, stuck ${child.stuckWarnings}, held ${child.held.length}, last ${child.last}\n`;
-    for (const todo of child.todoList) out += `${indent}    ${MARKS[todo.status]} ${todo.content}\n`;
+    out += items(child, `${indent}    `);
     out += findings(child, `${indent}    `);
   }
   return out;
@@ -167,8 +187,9 @@ function table(reports: Report[]): string {
     String(r.stuckWarnings),
     String(r.held.length),
     r.last,
+    String(r.items.filter((item) => item.unbacked).length),
   ]);
-  const head = ["session", "agent", "model", "turns", "todos", "stops refused at", "overuse", "stuck", "held", "last"];
+  const head = ["session", "agent", "model", "turns", "todos", "stops refused at", "overuse", "stuck", "held", "last", "unbacked"];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd();
   return [line(head), ...rows.map(line)].join("\n") + "\n" + reports.map((r) => findings(r, "")).join("");

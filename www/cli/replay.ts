@@ -4,7 +4,7 @@
 // the agent back instead of letting it stop, planner-overuse refusals, stuck warnings,
 // and the calls a tool policy would have held for approval.
 import { Session } from "planloop";
-import type { Decision, Event, SessionConfig, Todo, ToolPolicy } from "planloop";
+import type { Decision, Event, Receipt, SessionConfig, Todo, ToolPolicy } from "planloop";
 
 import { MAX_CALLS, type Call, type Transcript } from "./log.js";
 
@@ -61,6 +61,17 @@ export interface Report {
   last: string;
   /** The sub-agents it started, when it started any (Claude Code's). */
   children?: ChildReport[];
+  /** Each item of the list it ended with, the calls made while it was in progress, and
+   *  whether it was marked completed with none (`unbacked`). */
+  items: ItemReport[];
+}
+
+/** An item of the list, and what backs it. */
+export interface ItemReport {
+  content: string;
+  status: Todo["status"];
+  receipts: Receipt[];
+  unbacked: boolean;
 }
 
 /** What planloop would have decided over a sub-agent's session, under the call that
@@ -101,6 +112,7 @@ export function replay(transcript: Transcript, options: ReplayOptions = {}): { r
     held: [],
     unanswered: 0,
     last: "none",
+    items: [],
   };
   let now = 0;
   let open = false;
@@ -173,6 +185,7 @@ export function replay(transcript: Transcript, options: ReplayOptions = {}): { r
   }
   const todos = session.todos();
   report.todos = { done: todos.filter((t) => t.status === "completed").length, total: todos.length };
+  report.items = todos.map(({ content, status, receipts, unbacked }) => ({ content, status, receipts, unbacked }));
   if (decision && waiting.length === 0) report.last = decision.type;
   return { report, session, decision };
 }

@@ -14,6 +14,7 @@ import type {
   Delegation,
   DelegationOutcome,
   Event,
+  EvidencedTodo,
   Handoff,
   HandoffOptions,
   HistoryOptions,
@@ -35,11 +36,11 @@ import type {
   SessionConfig,
   SessionSnapshot,
   StepPlan,
-  Todo,
   ToolDefinition,
   ToolResult,
   ToolResultsOutcome,
   TurnStart,
+  Verdict,
   WriteTodosValidation,
 } from "../types";
 import { type Crossing, type TodosOps, encoded, prompt, todosArgs, toolResults } from "./crossing.js";
@@ -316,13 +317,20 @@ export class Session extends Instance {
     return sent(this.engine, toolResults(results, nowMs), this.handle, readToolResultsOutcome);
   }
 
+  /** Answers a `verifyGoal` decision: `{met: true}` ends the turn with the answer it
+   * held; `{met: false, reason}` sends the model back to re-plan (a `continue`). */
+  handleVerdict(verdict: Verdict, nowMs: number): Decision {
+    return this.call(declared.SessionHandleVerdict(verdict, nowMs));
+  }
+
   /** The events since the last call, oldest first. */
   drainEvents(): Event[] {
     return this.call([Op.SessionDrainEvents, []]);
   }
 
-  /** The current todo list. */
-  todos(): Todo[] {
+  /** The current todo list, each item with its `receipts` (the tool calls whose results
+   * came in while it was in progress) and `unbacked` (completed with no receipt). */
+  todos(): EvidencedTodo[] {
     return this.call([Op.SessionTodos, []]);
   }
 

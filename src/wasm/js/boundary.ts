@@ -2,7 +2,7 @@
 // tests/generated.rs. Do not edit. Its tables, then the readers of the results that
 // cross as fields, one per type, for the writers in src/wasm/field_writers.rs: each
 // builds an object literal in the key order JSON would give.
-import type { AcceptedAck, AckError, ApproveOptions, Artifact, BeginTurn, ComposeInput, Composed, ContextCapsule, ContextCapsuleInput, CustomIssue, Decision, Delegation, ErrorData, HandoffOptions, HistoryOptions, InvalidFormatIssue, InvalidJsonIssue, InvalidTypeIssue, InvalidUnionIssue, InvalidValueIssue, Issue, IterationVerdict, ModelResponse, NextCall, PathSegment, PlanReview, PlanReviewStoreData, PlannerAck, PlannerOptions, PlannerSnapshot, PromptParts, ReasoningEvent, RejectOptions, RejectedAck, SessionConfig, Todo, TooBigIssue, TooSmallIssue, ToolCall, ToolMessage, ToolResult, ToolResultsOutcome, UnrecognizedKeysIssue, WriteTodos } from "../types";
+import type { AcceptedAck, AckError, ApproveOptions, Artifact, BeginTurn, ComposeInput, Composed, ContextCapsule, ContextCapsuleInput, CustomIssue, Decision, Delegation, ErrorData, HandoffOptions, HistoryOptions, InvalidFormatIssue, InvalidJsonIssue, InvalidTypeIssue, InvalidUnionIssue, InvalidValueIssue, Issue, IterationVerdict, ModelResponse, NextCall, PathSegment, PlanReview, PlanReviewStoreData, PlannerAck, PlannerOptions, PlannerSnapshot, PromptParts, ReasoningEvent, RejectOptions, RejectedAck, SessionConfig, Todo, TooBigIssue, TooSmallIssue, ToolCall, ToolMessage, ToolResult, ToolResultsOutcome, UnrecognizedKeysIssue, Verdict, WriteTodos } from "../types";
 import type { Reader } from "./engine.js";
 
 /** The operations of src/wasm/mod.rs. */
@@ -68,6 +68,7 @@ export const Op = {
   ReviewsTake: 84,
   ReviewsSize: 85,
   ReviewsToJson: 86,
+  SessionHandleVerdict: 87,
 } as const;
 
 /** What a call's status says to read. */
@@ -135,6 +136,7 @@ export const declared = {
   ReviewsFromJson: (data: PlanReviewStoreData): Declared => [Op.ReviewsFromJson, [data]],
   ReviewsPut: (review: PlanReview): Declared => [Op.ReviewsPut, [review]],
   ReviewsTake: (userId: string | null | undefined, chatId: string | null | undefined, nowMs: number): Declared => [Op.ReviewsTake, [userId, chatId, nowMs]],
+  SessionHandleVerdict: (verdict: Verdict, nowMs: number): Declared => [Op.SessionHandleVerdict, [verdict, nowMs]],
 } as const;
 
 /** An operation, and its arguments in their order. */

@@ -2,8 +2,9 @@
 // a tool-call id, results for calls nobody made or given twice, approvals of actions
 // unknown or already resolved, turns begun mid-approval, user text that only looks like
 // a control block, "always" approvals of tool after tool, times at the ends of the double
-// range, and sub-agents begun, driven, finished and approved through their parent, for
-// delegations real and made up. Two rules hold at every step:
+// range, sub-agents begun, driven, finished and approved through their parent, for
+// delegations real and made up, and turns with goals whose checks get random verdicts
+// (and verdicts nobody asked for). Two rules hold at every step:
 // - a call that throws leaves `snapshot()` exactly as it was (and leaves no events);
 // - `Session.restore(snapshot())` succeeds, and the restored session, driven on beside the
 //   original, decides exactly as it does.
@@ -33,11 +34,18 @@ function config(c) {
     // Token limits now and then, small enough that responses' usage reaches them.
     ...(c.chance(0.3) ? { maxTokens: 1 + c.int(400) } : {}),
     ...(c.chance(0.2) ? { maxSessionTokens: 1 + c.int(1000) } : {}),
+    ...(c.chance(0.6) ? { completion: { verify: c.pick(["off", "nudge", "host", "host"]), requireEvidence: c.chance(0.5) } } : {}),
   };
 }
 
 /** A response's usage: none, counts, one count, or now and then one that is refused. */
 const USAGES = [undefined, null, {}, { inputTokens: 120, outputTokens: 30 }, { outputTokens: 80 }, { inputTokens: 0 }, { inputTokens: 4294967295, outputTokens: 4294967295 }, { inputTokens: -1 }, { outputTokens: 1.5 }, { inputTokens: "9" }, { totalTokens: 5 }];
+
+/** A turn's goal: none, one with criteria, or one a careless host got wrong. */
+const GOALS = [undefined, { statement: "Merge the notes into one file" }, { statement: "Merge them", criteria: ["One file", "Nothing lost"] }, { statement: "" }, { statement: "x", criteria: "all" }];
+
+/** A verdict on a goal: met, not met with a reason, or not one at all. */
+const VERDICTS = [{ met: true }, { met: false, reason: "Nothing shows the notes were merged" }, { met: false }, { met: "yes" }, {}];
 
 /** A delegate call's arguments: planloop's shape, another agent's, or none of them. */
 const DELEGATE_ARGS = [{ goal: "Find the notes", todoId: "a" }, { goal: "Check the totals", todoId: "zz" }, { description: "Research", subagent_type: "x" }, {}, "not json"];
@@ -85,8 +93,13 @@ function next(c, host, step) {
     if (roll === 0) return { op: "handleToolResults", results: [{ id, output: "done by hand" }] };
     return { op: roll <= 7 ? "beginDelegation" : "finishDelegation", id };
   }
-  const roll = c.int(16);
-  if (roll === 0) return { op: "beginTurn", input: { message: c.pick(MESSAGES) } };
+  if (host.verdict && c.chance(0.6)) return { op: "handleVerdict", verdict: c.pick(VERDICTS) };
+  const roll = c.int(17);
+  if (roll === 16) return { op: "handleVerdict", verdict: c.pick(VERDICTS) };
+  if (roll === 0) {
+    const goal = c.pick(GOALS);
+    return { op: "beginTurn", input: goal === undefined ? { message: c.pick(MESSAGES) } : { message: c.pick(MESSAGES), goal } };
+  }
   if (roll === 1) return { op: "handleToolResults", results: [{ id: "nobody", output: "x" }, { id: "nobody", output: "x" }] };
   if (roll === 2 && host.resolved.length > 0) return { op: "approve", id: c.pick(host.resolved), options: {} };
   if (roll === 3) return { op: "reject", id: `act-${step}-999`, options: {} };
@@ -145,6 +158,9 @@ function apply(session, input, now, children) {
       case "finishDelegation":
         outcome = session.finishDelegation(input.id, undefined, now);
         break;
+      case "handleVerdict":
+        outcome = session.handleVerdict(input.verdict, now);
+        break;
       case "childResponse":
       case "childResults": {
         const child = session.child(input.id);
@@ -169,8 +185,9 @@ function apply(session, input, now, children) {
 
 /** The ids a decision hands out to run and the proposals it leaves waiting, the
  * delegations it hands out, and the sub-agents at work. */
-function observe(host, input, outcome) {
+function observe(host, input, outcome, reached) {
   if (outcome?.error) return;
+  if (input.op === "beginTurn" || input.op === "handleVerdict") host.verdict = false;
   if (input.op === "beginTurn") {
     host.awaiting.length = 0;
     host.delegations = [];
@@ -194,7 +211,11 @@ function observe(host, input, outcome) {
     if (decision?.type === "runTools") (host.childAwaiting[outcome.delegation] ??= []).push(...decision.calls.map((call) => call.id));
     return;
   }
-  const decision = input.op === "handleModelResponse" ? outcome : outcome?.resumed;
+  const decision = ["handleModelResponse", "handleVerdict"].includes(input.op) ? outcome : outcome?.resumed;
+  if (decision?.type === "verifyGoal") {
+    host.verdict = true;
+    reached.verdicts += 1;
+  }
   if (decision?.type === "runTools" || decision?.type === "awaitApproval") {
     host.awaiting.push(...decision.calls.map((call) => call.id));
     host.delegations.push(...decision.delegations.map((d) => d.callId));
@@ -207,10 +228,10 @@ function observe(host, input, outcome) {
 function drive(c, steps, disagree, reached) {
   const original = new planloop.Session(config(c));
   let copy = null;
-  const host = { awaiting: [], proposals: [], resolved: [], delegations: [], children: [], childAwaiting: {} };
+  const host = { awaiting: [], proposals: [], resolved: [], delegations: [], children: [], childAwaiting: {}, verdict: false };
   let now = 1_000;
   try {
-    original.beginTurn({ message: "Merge my notes into one file", nowMs: now });
+    original.beginTurn({ message: "Merge my notes into one file", nowMs: now, ...(c.chance(0.5) ? { goal: { statement: "Merge my notes into one file", criteria: ["One file"] } } : {}) });
     original.drainEvents();
     for (let step = 0; step < steps; step++) {
       now += 250 + c.int(3) * 1_000;
@@ -247,7 +268,7 @@ function drive(c, steps, disagree, reached) {
       }
       if (!expected.threw && input.op.startsWith("child")) reached.childSteps += 1;
       if (!expected.threw && expected.outcome?.exitReason === "budget_exhausted") reached.budgetExhausted += 1;
-      observe(host, input, expected.outcome);
+      observe(host, input, expected.outcome, reached);
     }
     reached.grants = Math.max(reached.grants, original.snapshot().grants.length);
   } finally {
@@ -260,7 +281,7 @@ function drive(c, steps, disagree, reached) {
  * how often they restored a copy and had a call refused. */
 export function drives(seed, cases, options = {}) {
   const corpus = new Corpus(seed);
-  const reached = { restores: 0, refusals: 0, grants: 0, childSteps: 0, budgetExhausted: 0 };
+  const reached = { restores: 0, refusals: 0, grants: 0, childSteps: 0, budgetExhausted: 0, verdicts: 0 };
   const found = differential(cases, options, (disagree) => drive(corpus, 40, disagree, reached));
   return { ...found, reached };
 }
