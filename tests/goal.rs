@@ -224,6 +224,34 @@ fn items_keep_the_receipts_of_calls_made_while_in_progress_and_unbacked_ones_are
 }
 
 #[test]
+fn a_call_is_the_evidence_of_the_item_in_progress_where_it_stands_in_its_reply() {
+    let mut d = Drive::new(config());
+    d.begin("Tidy");
+    d.act("", vec![call("t1", "write_todos", &todos(&[("scan", "in_progress"), ("fix", "pending")]))]);
+    // The search comes before the list that completes `scan` and starts `fix`: it is
+    // `scan`'s work, though its result comes in once `fix` is in progress.
+    let moved = todos(&[("scan", "completed"), ("fix", "in_progress")]);
+    d.act("", vec![call("r1", "search", "{}"), call("t2", "write_todos", &moved)]);
+    // The read comes after the list that completes `fix`... and starts nothing: made
+    // with no item in progress, it backs those in progress as its result comes in.
+    let done = todos(&[("scan", "completed"), ("fix", "completed")]);
+    d.act("", vec![call("t3", "write_todos", &done), call("r2", "read", "{}")]);
+    // ...whereas a read made after a list that starts `fix` is `fix`'s.
+    d.act("", vec![call("t4", "write_todos", &moved), call("r3", "read", "{}")]);
+    let items = d.session.todos_with_evidence();
+    let ids = |at: usize| items[at].receipts.iter().map(|r| r.id.clone()).collect::<Vec<_>>();
+    assert_eq!((ids(0), ids(1)), (vec!["r1".to_owned()], vec!["r3".to_owned()]));
+    // A snapshot taken while the result is awaited keeps where the call stood.
+    d.respond("", vec![call("r4", "search", "{}"), call("t5", "write_todos", &done)]);
+    let text = d.session.snapshot_json().unwrap();
+    assert!(text.contains(r#""items":["fix"]"#), "{text}");
+    let mut restored = Session::restore_json(&text).unwrap();
+    restored.handle_tool_results(vec![ok("r4", "found")], d.now).unwrap();
+    let fix: Vec<String> = restored.todos_with_evidence()[1].receipts.iter().map(|r| r.id.clone()).collect();
+    assert_eq!(fix, ["r3", "r4"]);
+}
+
+#[test]
 fn an_item_keeps_its_last_eight_receipts() {
     let mut d = Drive::new(config());
     d.begin("Many reads");

@@ -180,6 +180,9 @@ impl Session {
         let mut review_asked = false;
         // Where each call's reply went, for the copies of a planner call.
         let mut reply_at = vec![None; calls.len()];
+        // The items in progress at each call's place in the reply: what it is evidence
+        // for (a list written after it in the same reply has moved on).
+        let mut working = self.in_progress_ids();
         for (i, call) in calls.into_iter().enumerate() {
             match (self.builtin(&call.name), copies[i].and_then(|first| reply_at[first])) {
                 (Some(_), Some(first)) => {
@@ -192,12 +195,13 @@ impl Session {
                         plan_made && self.config.plan_review.enabled && (builtin == BuiltIn::Plan || !reviewed_before);
                     reply_at[i] = Some(replies.len());
                     replies.push(reply);
+                    working = self.in_progress_ids();
                 }
-                (None, _) => host_calls.push((i, call)),
+                (None, _) => host_calls.push((i, call, working.clone())),
             }
         }
         if review_asked {
-            return Ok(self.ask_review(host_calls.into_iter().map(|(_, call)| call).collect(), replies, now));
+            return Ok(self.ask_review(host_calls.into_iter().map(|(_, call, _)| call).collect(), replies, now));
         }
         let mut calls = Vec::new();
         let mut delegations = Vec::new();
@@ -205,7 +209,7 @@ impl Session {
         // The id of each call handed out as a proposal or a delegation: a copy of it in
         // this reply is answered as a copy, not asked about or started again.
         let mut handed_as: Vec<Option<String>> = vec![None; copies.len()];
-        for (i, call) in host_calls {
+        for (i, call, items) in host_calls {
             if let Some(first) = copies[i].and_then(|first| handed_as[first].clone()) {
                 replies.push(self.copy_reply(call.id, call.name, &first, false));
                 continue;
@@ -243,6 +247,7 @@ impl Session {
                 answered: false,
                 observed,
                 delegation: delegation.clone(),
+                items,
             };
             self.turn_mut()?.pending.push(pending);
             match delegation {

@@ -67,6 +67,7 @@ impl Session {
                 answered: false,
                 observed: self.progress_of(&p.args),
                 delegation: None,
+                items: Vec::new(),
             };
             self.turn_mut()?.pending.push(pending);
             calls.push(ToolCall { id: p.call_id.clone(), name: p.tool.clone(), args: p.args.clone() });

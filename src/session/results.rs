@@ -80,17 +80,19 @@ impl Session {
     /// [`answering`]).
     pub(super) fn record_result(&mut self, result: ToolResult, call: usize, iteration: u32, now: f64) -> ToolMessage {
         let language = self.config.language;
-        // The items this result is evidence for: those in progress as it comes in (a
-        // list riding on the call may move them next).
-        let working = self.in_progress_ids();
+        // The items this result is evidence for: those in progress where the call stood
+        // in its reply, else those in progress as it comes in (a list riding on the call
+        // may move them next).
         let found = self.turn.as_mut().and_then(|t| t.pending.get_mut(call));
-        let (name, signature, approved, observed) = match found {
+        let (name, signature, approved, observed, made_during) = match found {
             Some(pending) => {
                 pending.answered = true;
-                (pending.name.clone(), pending.signature.clone(), pending.approved, pending.observed.take())
+                let items = std::mem::take(&mut pending.items);
+                (pending.name.clone(), pending.signature.clone(), pending.approved, pending.observed.take(), items)
             }
-            None => (String::new(), String::new(), false, None),
+            None => (String::new(), String::new(), false, None, Vec::new()),
         };
+        let working = if made_during.is_empty() { self.in_progress_ids() } else { made_during };
         // A todo tool's own call (observed) keeps a list: it is no evidence of work.
         let planner = observed.as_ref().is_some_and(|o| !o.dialect.is_parameter());
         if let Some(observed) = observed.filter(|_| !result.is_error) {

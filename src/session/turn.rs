@@ -8,7 +8,7 @@ use crate::json::from_value::{enum_from_value, struct_from_value};
 use crate::json::value::Value;
 use crate::plan::dialects::TodoDialect;
 use crate::session::delegate_call::Delegation;
-use crate::session::evidence::OBSERVATION_KEPT;
+use crate::session::evidence::{ITEMS_KEPT, OBSERVATION_KEPT};
 use crate::session::exchange::{ToolMessage, TEXT_MAX};
 use crate::session::goal::Goal;
 
@@ -33,9 +33,24 @@ pub struct Pending {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Delegation")]
     pub(crate) delegation: Option<Delegation>,
+    /// The todo items in progress where the call stood in its reply, whose evidence its
+    /// result is; when none were, those in progress as the result comes in. (Absent when
+    /// none, and before 1.4.)
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = ITEMS_KEPT), inner(length(max = 40)))]
+    pub(crate) items: Vec<String>,
 }
 
-struct_from_value!(Pending, "camelCase" { id, name, signature, approved, answered, observed, delegation });
+struct_from_value!(Pending, "camelCase" {
+    id,
+    name,
+    signature,
+    approved,
+    answered,
+    observed,
+    delegation,
+    items = Default::default(),
+});
 
 /// A todo call of another agent's tool, and its dialect.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]

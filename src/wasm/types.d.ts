@@ -862,6 +862,13 @@ export type PendingCall = {
      * snapshots before 1.3.)
      */
     delegation?: Delegation;
+    /**
+     * The todo items in progress where the call stood in its reply, whose evidence its
+     * result is; when none were, those in progress as the result comes in. (Absent when
+     * none, and before 1.4.)
+     * At most 200 items.
+     */
+    items?: string[];
 };
 
 /** The kind of a reasoning step. */
