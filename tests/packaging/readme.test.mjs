@@ -21,7 +21,7 @@ const readme = readFileSync(`${root}README.md`, "utf8");
 const examples = [...readme.matchAll(/```ts\n((?:(?!```)[\s\S])*)```\s*\nprints:\s*\n\s*```text\n([\s\S]*?)```/g)];
 
 test("the README has its examples", () => {
-  assert.equal(examples.length, 18);
+  assert.equal(examples.length, 20);
 });
 
 test("the README speaks to npm users: npm install first, no files they do not have", () => {
