@@ -206,6 +206,12 @@ fn items_keep_the_receipts_of_calls_made_while_in_progress_and_unbacked_ones_are
     assert!(items[1].receipts.is_empty() && items[1].unbacked);
     assert_eq!(d.count(|k| matches!(k, EventKind::ItemUnbacked { todo_id } if todo_id == "fix")), 1);
     assert!(d.session.steps().iter().any(|s| s == "[Plan] fix: completed with no receipt"), "{:?}", d.session.steps());
+    // The trail names the calls that back an item as it is completed.
+    assert!(
+        d.session.steps().iter().any(|s| s == "[Plan] scan: completed, backed by r1, r2"),
+        "{:?}",
+        d.session.steps()
+    );
     // The capsule shows each item's evidence.
     let handoff = d.session.handoff(HandoffOptions::default(), d.now);
     assert!(

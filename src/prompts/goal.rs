@@ -82,6 +82,15 @@ pub fn unbacked_note(language: Language, id: &str) -> String {
     }
 }
 
+/// The trail's note for an item completed with receipts: the calls that back it.
+pub fn backed_note(language: Language, id: &str, calls: &[&str]) -> String {
+    let by = match language {
+        Language::En => ": completed, backed by ",
+        Language::Zh => ": 已完成，依据调用 ",
+    };
+    [id, by, &calls.join(", ")].concat()
+}
+
 /// The criteria numbered, one per line (a line saying there are none when so).
 fn numbered(language: Language, criteria: &[String]) -> String {
     if criteria.is_empty() {

@@ -117,17 +117,22 @@ impl Session {
         let todos = self.planner.todos();
         self.evidence.retain(|e| todos.iter().any(|t| t.id == e.todo_id));
         let done = |list: &[Todo], id: &str| list.iter().any(|t| t.id == id && t.status == TodoStatus::Completed);
-        let mut flagged = Vec::new();
-        for todo in todos {
-            if todo.status == TodoStatus::Completed && !done(before, &todo.id) && self.receipts_of(&todo.id).is_empty()
-            {
-                flagged.push(todo.id.clone());
-            }
+        // Each item completed now: the trail names the calls that back it, or flags it.
+        let mut notes = Vec::new();
+        for todo in todos.iter().filter(|t| t.status == TodoStatus::Completed && !done(before, &t.id)) {
+            let receipts = self.receipts_of(&todo.id);
+            let calls: Vec<&str> = receipts.iter().map(|r| r.id.as_str()).collect();
+            let note = match calls.is_empty() {
+                true => prompts::unbacked_note(self.config.language, &todo.id),
+                false => prompts::backed_note(self.config.language, &todo.id, &calls),
+            };
+            notes.push((note, calls.is_empty().then(|| todo.id.clone())));
         }
-        for id in flagged {
-            let note = prompts::unbacked_note(self.config.language, &id);
+        for (note, unbacked) in notes {
             self.log.record_plan_note(&note, iteration, now);
-            self.emit(EventKind::ItemUnbacked { todo_id: id }, now);
+            if let Some(id) = unbacked {
+                self.emit(EventKind::ItemUnbacked { todo_id: id }, now);
+            }
         }
     }
 
