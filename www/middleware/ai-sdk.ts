@@ -14,7 +14,7 @@ import { jsonSchema, type LanguageModelMiddleware, tool, type ToolSet } from "ai
 import type { Handoff, HandoffOptions, Session, SessionSnapshot } from "planloop";
 
 import { type ToolApproval, type ToolApprovalFunction, approvedIn, gate, sameArgs } from "./approval.js";
-import { type Prompt, type ProviderMessage, type ProviderPart, lastUserMessage, responseOf, withSystem, withToolMessages } from "./prompt.js";
+import { type Prompt, type ProviderMessage, type ProviderPart, type ProviderUsage, lastUserMessage, responseOf, withSystem, withToolMessages } from "./prompt.js";
 import { type StreamPart, continuedStream, streamOf } from "./stream.js";
 import { APPROVAL_TOOL, type SubAgentOptions, SubAgents, isApprovalCall, withoutApprovals } from "./sub-agent.js";
 import { Keeper, type PlanloopOptions, type Result, capsuleSessions, plannerDefinitions } from "./turn.js";
@@ -56,6 +56,7 @@ export interface Planloop {
 interface Generated {
   content: ProviderPart[];
   finishReason: unknown;
+  usage?: ProviderUsage;
 }
 
 interface CallParams {
@@ -130,8 +131,8 @@ function planloopOf(keeper: Keeper, now: () => number): Planloop {
   }
 
   /** The session's verdict on a response; a nudge comes back as the prompt to ask again with. */
-  function decide(prompt: Prompt, content: ProviderPart[]): { again: Prompt | null; ending: string | null } {
-    const { nudge, ending } = keeper.respond(responseOf(content));
+  function decide(prompt: Prompt, content: ProviderPart[], usage: ProviderUsage | undefined): { again: Prompt | null; ending: string | null } {
+    const { nudge, ending } = keeper.respond(responseOf(content, usage));
     if (nudge === null) return { again: null, ending };
     const said: ProviderMessage[] = content.length > 0 ? [{ role: "assistant", content }] : [];
     return { again: [...prompt, ...said, { role: "user", content: [{ type: "text", text: nudge }] }], ending: null };
@@ -145,7 +146,7 @@ function planloopOf(keeper: Keeper, now: () => number): Planloop {
       let call = prepared.call;
       for (;;) {
         const result = await model.doGenerate(call);
-        const { again, ending } = decide(call.prompt, result.content);
+        const { again, ending } = decide(call.prompt, result.content, result.usage);
         if (again !== null) {
           call = { ...call, prompt: again };
           continue;
@@ -160,8 +161,8 @@ function planloopOf(keeper: Keeper, now: () => number): Planloop {
       const first = await model.doStream(call);
       return {
         ...first,
-        stream: continuedStream(first.stream, (content) => {
-          const { again, ending } = decide(call.prompt, content);
+        stream: continuedStream(first.stream, (content, usage) => {
+          const { again, ending } = decide(call.prompt, content, usage);
           if (again === null) return { ending };
           call.prompt = again;
           return { next: model.doStream(call).then((r) => r.stream) };

@@ -18,6 +18,7 @@ import { createMiddleware } from "langchain";
 import { z } from "zod";
 import { type Decision, type ModelResponse, type Proposal, Session, type SessionConfig, type SessionSnapshot } from "planloop";
 
+import { usageOf } from "../runner/usage.js";
 import { Keeper, type Saved, type UserMessage, plannerDefinitions } from "./turn.js";
 
 export interface PlanloopMiddlewareOptions {
@@ -356,10 +357,13 @@ function textOf(message: BaseMessage): string {
 }
 
 /** An AI message as planloop reads a model response. */
+/** An AI message as a model response, with its `usage_metadata` as the usage. */
 function responseOf(message: AIMessage): ModelResponse {
   const text = textOf(message);
+  const usage = usageOf(message.usage_metadata?.input_tokens, message.usage_metadata?.output_tokens);
   return {
     text: text.length > 0 ? text : null,
     toolCalls: (message.tool_calls ?? []).map((c, i) => ({ id: c.id ?? `call_${i}`, name: c.name, args: c.args })),
+    ...(usage !== undefined ? { usage } : {}),
   };
 }

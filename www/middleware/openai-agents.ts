@@ -14,6 +14,7 @@
 import { type Agent, type AgentToolOptionsWithDefault, type FunctionTool, type Model, type ModelRequest, type ModelResponse as AgentsResponse, type RunContext, type StreamEvent, tool } from "@openai/agents";
 import type { Handoff, HandoffOptions, ModelResponse, Session, SessionSnapshot } from "planloop";
 
+import { usageOf } from "../runner/usage.js";
 import { Keeper, type PlanloopOptions, type Result, type Saved, plannerDefinitions } from "./turn.js";
 
 /** planloop's options, and where the run context keeps its state. */
@@ -130,8 +131,8 @@ export function createPlanloop(options: AgentsPlanloopOptions = {}): Planloop {
     };
   }
 
-  function decide(call: ModelRequest, output: Item[]): Next {
-    const { nudge, ending } = keeper.respond(responseOf(output));
+  function decide(call: ModelRequest, output: Item[], usage: { inputTokens?: unknown; outputTokens?: unknown } | undefined): Next {
+    const { nudge, ending } = keeper.respond(responseOf(output, usage));
     if (nudge === null) return { ending };
     return { again: { ...call, input: [...(call.input as Item[]), ...output, { role: "user", content: nudge }] as ModelRequest["input"] } };
   }
@@ -146,7 +147,7 @@ export function createPlanloop(options: AgentsPlanloopOptions = {}): Planloop {
           let call = prepare(request);
           for (;;) {
             const response = await model.getResponse(call);
-            const next = decide(call, response.output as Item[]);
+            const next = decide(call, response.output as Item[], response.usage);
             if ("again" in next) call = next.again;
             else return next.ending === null ? response : { ...response, output: [said(next.ending)] as AgentsResponse["output"] };
           }
@@ -164,7 +165,7 @@ export function createPlanloop(options: AgentsPlanloopOptions = {}): Planloop {
             }
             // (A stream without its end: the SDK reports the missing response.)
             if (done === null) return;
-            const next = decide(call, done.response.output as Item[]);
+            const next = decide(call, done.response.output as Item[], done.response.usage);
             if ("again" in next) {
               call = next.again;
               continue;
@@ -271,10 +272,14 @@ function resultOf(item: Item, keeper: Keeper): Result {
 }
 
 /** A model's output items as planloop reads a response. */
-function responseOf(output: Item[]): ModelResponse {
+/** A response's output, and its usage as the SDK reports it (`Usage`, or the stream's
+ * `response_done` usage: the same two counts). */
+function responseOf(output: Item[], usage: { inputTokens?: unknown; outputTokens?: unknown } | undefined): ModelResponse {
   const text = output.filter((i) => i.type === "message" && i.role === "assistant").map(textOf).join("");
+  const counted = usageOf(usage?.inputTokens, usage?.outputTokens);
   return {
     text: text.length > 0 ? text : null,
     toolCalls: output.filter((i) => i.type === "function_call").map((i) => ({ id: i.callId ?? "", name: i.name ?? "", args: i.arguments ?? "{}" })),
+    ...(counted !== undefined ? { usage: counted } : {}),
   };
 }
