@@ -89,7 +89,8 @@ type Next = { again: ModelRequest } | { ending: string | null };
 export function createPlanloop(options: AgentsPlanloopOptions = {}): Planloop {
   const now = options.now ?? Date.now;
   const key = options.contextKey ?? "planloop";
-  let keeper = new Keeper({ config: options.config, snapshot: options.snapshot }, now);
+  const goals = { goal: options.goal, verifyGoal: options.verifyGoal };
+  let keeper = new Keeper({ config: options.config, snapshot: options.snapshot }, now, goals);
   /** The tools `tools()` left as given: no call of theirs may be held. */
   const ungated: string[] = [];
 
@@ -131,8 +132,8 @@ export function createPlanloop(options: AgentsPlanloopOptions = {}): Planloop {
     };
   }
 
-  function decide(call: ModelRequest, output: Item[], usage: { inputTokens?: unknown; outputTokens?: unknown } | undefined): Next {
-    const { nudge, ending } = keeper.respond(responseOf(output, usage));
+  async function decide(call: ModelRequest, output: Item[], usage: { inputTokens?: unknown; outputTokens?: unknown } | undefined): Promise<Next> {
+    const { nudge, ending } = await keeper.respond(responseOf(output, usage));
     if (nudge === null) return { ending };
     return { again: { ...call, input: [...(call.input as Item[]), ...output, { role: "user", content: nudge }] as ModelRequest["input"] } };
   }
@@ -147,7 +148,7 @@ export function createPlanloop(options: AgentsPlanloopOptions = {}): Planloop {
           let call = prepare(request);
           for (;;) {
             const response = await model.getResponse(call);
-            const next = decide(call, response.output as Item[], response.usage);
+            const next = await decide(call, response.output as Item[], response.usage);
             if ("again" in next) call = next.again;
             else return next.ending === null ? response : { ...response, output: [said(next.ending)] as AgentsResponse["output"] };
           }
@@ -165,7 +166,7 @@ export function createPlanloop(options: AgentsPlanloopOptions = {}): Planloop {
             }
             // (A stream without its end: the SDK reports the missing response.)
             if (done === null) return;
-            const next = decide(call, done.response.output as Item[], done.response.usage);
+            const next = await decide(call, done.response.output as Item[], done.response.usage);
             if ("again" in next) {
               call = next.again;
               continue;
@@ -224,7 +225,7 @@ export function createPlanloop(options: AgentsPlanloopOptions = {}): Planloop {
     resume(state) {
       const carried = (state._context.context as Carrier | undefined)?.[key] as Saved | undefined;
       if (carried !== undefined) {
-        const restored = new Keeper({ saved: carried }, now);
+        const restored = new Keeper({ saved: carried }, now, goals);
         const loose = ungated.filter((name) => restored.session.mayHold(name));
         if (loose.length > 0) throw new Error(`planloop/openai-agents: the run state's session can hold ${loose.join(", ")} for approval, which planloop.tools() left ungated: make the planloop with the config the run began with`);
         keeper = restored;

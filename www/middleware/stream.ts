@@ -25,7 +25,7 @@ const HELD = new Set(["tool-input-start", "tool-input-delta", "tool-input-end", 
  * blocks of two responses never share an id. */
 const BLOCKS = /^(text|reasoning)-(start|delta|end)$/;
 
-export function continuedStream(first: ReadableStream<StreamPart>, decide: (content: ProviderPart[], usage: ProviderUsage | undefined) => Verdict): ReadableStream<StreamPart> {
+export function continuedStream(first: ReadableStream<StreamPart>, decide: (content: ProviderPart[], usage: ProviderUsage | undefined) => Promise<Verdict>): ReadableStream<StreamPart> {
   let reader = first.getReader();
   let round = 0;
   let started = false;
@@ -50,7 +50,7 @@ export function continuedStream(first: ReadableStream<StreamPart>, decide: (cont
           continue;
         } else if (part.type === "finish") {
           const calls = held.filter((p) => p.type === "tool-call").map((p) => ({ type: "tool-call", toolCallId: p.toolCallId, toolName: p.toolName, input: p.input }));
-          const verdict = decide([...(text.length > 0 ? [{ type: "text", text }] : []), ...calls], part.usage);
+          const verdict = await decide([...(text.length > 0 ? [{ type: "text", text }] : []), ...calls], part.usage);
           if ("next" in verdict) {
             reader = (await verdict.next).getReader();
             round += 1;
