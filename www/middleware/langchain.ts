@@ -19,7 +19,7 @@ import { z } from "zod";
 import { type Decision, type ModelResponse, type Proposal, Session, type SessionConfig, type SessionSnapshot } from "planloop";
 
 import { usageOf } from "../runner/usage.js";
-import { type GoalOptions, Keeper, type Saved, type UserMessage, plannerDefinitions } from "./turn.js";
+import { type GoalOptions, Keeper, type Saved, type UserMessage, plannerDefinitions, requireJudge } from "./turn.js";
 
 export interface PlanloopMiddlewareOptions extends GoalOptions {
   /** The configuration of each thread's session. Its `todoDialects` name the planner
@@ -54,6 +54,8 @@ const SOURCE = "planloop";
 export function planloopMiddleware(options: PlanloopMiddlewareOptions = {}) {
   const now = options.now ?? Date.now;
   const goals = { goal: options.goal, verifyGoal: options.verifyGoal };
+  // (Each thread's session is made at its first run: a missing judge is told now.)
+  requireJudge(options.config, goals);
   const threads = new Map<string, Entry>();
   // planloop's answer to its own tool was written when the model's response was handed
   // to the session (afterModel): in memory, or in the state after a restart.

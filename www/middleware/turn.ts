@@ -26,6 +26,14 @@ export interface GoalOptions {
   verifyGoal?: (check: GoalCheck) => GoalVerdict | PromiseLike<GoalVerdict>;
 }
 
+/** Refuses goals no one would judge: a config with `completion.verify: "host"` and no
+ * `verifyGoal` (when the middleware is made, not at the first goal). */
+export function requireJudge(config: SessionConfig | undefined, goals: GoalOptions): void {
+  if (config?.completion?.verify === "host" && goals.verifyGoal === undefined) {
+    throw new Error('planloop: the config says completion.verify "host" but no verifyGoal was given: pass verifyGoal to judge each goal, or use verify "nudge"');
+  }
+}
+
 /** How a middleware makes its session. */
 export interface PlanloopOptions extends GoalOptions {
   /** The session's configuration (ignored when `snapshot` is given). */
@@ -175,9 +183,7 @@ export class Keeper {
       this.session = new Session(from.config);
       this.kept = kept(this.session, now());
     }
-    if (this.session.snapshot().config.completion?.verify === "host" && goals.verifyGoal === undefined) {
-      throw new Error('planloop: the config says completion.verify "host" but no verifyGoal was given: pass verifyGoal to judge each goal, or use verify "nudge"');
-    }
+    requireJudge(this.session.snapshot().config, goals);
   }
 
   /**
