@@ -14,10 +14,10 @@ import { jsonSchema, type LanguageModelMiddleware, tool, type ToolSet } from "ai
 import type { Handoff, HandoffOptions, Session, SessionSnapshot } from "planloop";
 
 import { type ToolApproval, type ToolApprovalFunction, approvedIn, gate, sameArgs } from "./approval.js";
-import { type Prompt, type ProviderMessage, type ProviderPart, lastUserMessage, responseOf, withSystem, withToolMessages } from "./prompt.js";
+import { type Prompt, type ProviderMessage, type ProviderPart, type ProviderUsage, lastUserMessage, responseOf, withSystem, withToolMessages } from "./prompt.js";
 import { type StreamPart, continuedStream, streamOf } from "./stream.js";
 import { APPROVAL_TOOL, type SubAgentOptions, SubAgents, isApprovalCall, withoutApprovals } from "./sub-agent.js";
-import { Keeper, type PlanloopOptions, type Result, capsuleSessions, plannerDefinitions } from "./turn.js";
+import { type GoalOptions, Keeper, type PlanloopOptions, type Result, capsuleSessions, plannerDefinitions } from "./turn.js";
 
 export type { PlanloopOptions, SubAgentOptions, ToolApproval, ToolApprovalFunction };
 export type { SubAgentApproval, SubAgentOutput } from "./sub-agent.js";
@@ -56,6 +56,7 @@ export interface Planloop {
 interface Generated {
   content: ProviderPart[];
   finishReason: unknown;
+  usage?: ProviderUsage;
 }
 
 interface CallParams {
@@ -71,12 +72,14 @@ interface Model {
 
 export function createPlanloop(options: PlanloopOptions = {}): Planloop {
   const now = options.now ?? Date.now;
-  return planloopOf(new Keeper({ config: options.config, snapshot: options.snapshot }, now), now);
+  const goals = { goal: options.goal, verifyGoal: options.verifyGoal };
+  return planloopOf(new Keeper({ config: options.config, snapshot: options.snapshot }, now, goals), now, goals);
 }
 
-/** The AI SDK's planloop over `keeper`'s session (a session of its own, or a sub-agent's). */
-function planloopOf(keeper: Keeper, now: () => number): Planloop {
-  const subAgents = new SubAgents(keeper, now, (session) => planloopOf(new Keeper({ session }, now), now));
+/** The AI SDK's planloop over `keeper`'s session (a session of its own, or a sub-agent's,
+ * whose goals are judged as its parent's). */
+function planloopOf(keeper: Keeper, now: () => number, goals: GoalOptions): Planloop {
+  const subAgents = new SubAgents(keeper, now, (session) => planloopOf(new Keeper({ session }, now, goals), now, goals));
   /** The tools that came through `tools()`, planloop's own included, and those of them
    * whose `execute` checks for the user's approval. */
   const offered = new Set<string>();
@@ -130,8 +133,8 @@ function planloopOf(keeper: Keeper, now: () => number): Planloop {
   }
 
   /** The session's verdict on a response; a nudge comes back as the prompt to ask again with. */
-  function decide(prompt: Prompt, content: ProviderPart[]): { again: Prompt | null; ending: string | null } {
-    const { nudge, ending } = keeper.respond(responseOf(content));
+  async function decide(prompt: Prompt, content: ProviderPart[], usage: ProviderUsage | undefined): Promise<{ again: Prompt | null; ending: string | null }> {
+    const { nudge, ending } = await keeper.respond(responseOf(content, usage));
     if (nudge === null) return { again: null, ending };
     const said: ProviderMessage[] = content.length > 0 ? [{ role: "assistant", content }] : [];
     return { again: [...prompt, ...said, { role: "user", content: [{ type: "text", text: nudge }] }], ending: null };
@@ -145,7 +148,7 @@ function planloopOf(keeper: Keeper, now: () => number): Planloop {
       let call = prepared.call;
       for (;;) {
         const result = await model.doGenerate(call);
-        const { again, ending } = decide(call.prompt, result.content);
+        const { again, ending } = await decide(call.prompt, result.content, result.usage);
         if (again !== null) {
           call = { ...call, prompt: again };
           continue;
@@ -160,8 +163,8 @@ function planloopOf(keeper: Keeper, now: () => number): Planloop {
       const first = await model.doStream(call);
       return {
         ...first,
-        stream: continuedStream(first.stream, (content) => {
-          const { again, ending } = decide(call.prompt, content);
+        stream: continuedStream(first.stream, async (content, usage) => {
+          const { again, ending } = await decide(call.prompt, content, usage);
           if (again === null) return { ending };
           call.prompt = again;
           return { next: model.doStream(call).then((r) => r.stream) };

@@ -18,9 +18,10 @@ import { createMiddleware } from "langchain";
 import { z } from "zod";
 import { type Decision, type ModelResponse, type Proposal, Session, type SessionConfig, type SessionSnapshot } from "planloop";
 
-import { Keeper, type Saved, type UserMessage, plannerDefinitions } from "./turn.js";
+import { usageOf } from "../runner/usage.js";
+import { type GoalOptions, Keeper, type Saved, type UserMessage, plannerDefinitions, requireJudge } from "./turn.js";
 
-export interface PlanloopMiddlewareOptions {
+export interface PlanloopMiddlewareOptions extends GoalOptions {
   /** The configuration of each thread's session. Its `todoDialects` name the planner
    * tools offered (`["langchain_write_todos"]` takes the place of `todoListMiddleware`). */
   config?: SessionConfig;
@@ -52,6 +53,9 @@ const SOURCE = "planloop";
 
 export function planloopMiddleware(options: PlanloopMiddlewareOptions = {}) {
   const now = options.now ?? Date.now;
+  const goals = { goal: options.goal, verifyGoal: options.verifyGoal };
+  // (Each thread's session is made at its first run: a missing judge is told now.)
+  requireJudge(options.config, goals);
   const threads = new Map<string, Entry>();
   // planloop's answer to its own tool was written when the model's response was handed
   // to the session (afterModel): in memory, or in the state after a restart.
@@ -75,7 +79,7 @@ export function planloopMiddleware(options: PlanloopMiddlewareOptions = {}) {
     let found = threads.get(thread);
     if (found === undefined) {
       const { seen = null, ...saved } = state.planloop ?? {};
-      found = { keeper: new Keeper({ config: options.config, saved: state.planloop === undefined ? undefined : (saved as Saved) }, now), seen };
+      found = { keeper: new Keeper({ config: options.config, saved: state.planloop === undefined ? undefined : (saved as Saved) }, now, goals), seen };
       threads.set(thread, found);
     }
     return found;
@@ -89,11 +93,15 @@ export function planloopMiddleware(options: PlanloopMiddlewareOptions = {}) {
    * after a restart, whatever the hook had changed. (An interrupt is no failure: the
    * resumed hook goes on with the session in memory.) */
   function guarded<T>(runtime: Runtime, hook: () => T): T {
-    try {
-      return hook();
-    } catch (error) {
+    const forget = (error: unknown): never => {
       if (!isGraphInterrupt(error)) threads.delete(place(runtime));
       throw error;
+    };
+    try {
+      const out = hook();
+      return (out instanceof Promise ? out.catch(forget) : out) as T;
+    } catch (error) {
+      return forget(error);
     }
   }
 
@@ -137,13 +145,13 @@ export function planloopMiddleware(options: PlanloopMiddlewareOptions = {}) {
     afterModel: {
       canJumpTo: ["model", "end"],
       hook: (state, runtime) =>
-        guarded(runtime, () => {
+        guarded(runtime, async () => {
           const e = entry(state, runtime);
           const last = state.messages.at(-1);
           if (last === undefined || !AIMessage.isInstance(last)) return;
           if (e.seen !== (last.id ?? null)) {
             e.seen = last.id ?? null;
-            const { nudge, ending } = e.keeper.respond(responseOf(last));
+            const { nudge, ending } = await e.keeper.respond(responseOf(last));
             publish(e, runtime);
             if (nudge !== null) return { ...persisted(e), messages: [new HumanMessage({ content: nudge, additional_kwargs: { lc_source: SOURCE } })], jumpTo: "model" };
             if (ending !== null) return { ...persisted(e), messages: [new AIMessage({ content: ending, id: last.id })], jumpTo: "end" };
@@ -356,10 +364,13 @@ function textOf(message: BaseMessage): string {
 }
 
 /** An AI message as planloop reads a model response. */
+/** An AI message as a model response, with its `usage_metadata` as the usage. */
 function responseOf(message: AIMessage): ModelResponse {
   const text = textOf(message);
+  const usage = usageOf(message.usage_metadata?.input_tokens, message.usage_metadata?.output_tokens);
   return {
     text: text.length > 0 ? text : null,
     toolCalls: (message.tool_calls ?? []).map((c, i) => ({ id: c.id ?? `call_${i}`, name: c.name, args: c.args })),
+    ...(usage !== undefined ? { usage } : {}),
   };
 }

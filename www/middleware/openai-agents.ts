@@ -14,6 +14,7 @@
 import { type Agent, type AgentToolOptionsWithDefault, type FunctionTool, type Model, type ModelRequest, type ModelResponse as AgentsResponse, type RunContext, type StreamEvent, tool } from "@openai/agents";
 import type { Handoff, HandoffOptions, ModelResponse, Session, SessionSnapshot } from "planloop";
 
+import { usageOf } from "../runner/usage.js";
 import { Keeper, type PlanloopOptions, type Result, type Saved, plannerDefinitions } from "./turn.js";
 
 /** planloop's options, and where the run context keeps its state. */
@@ -88,7 +89,8 @@ type Next = { again: ModelRequest } | { ending: string | null };
 export function createPlanloop(options: AgentsPlanloopOptions = {}): Planloop {
   const now = options.now ?? Date.now;
   const key = options.contextKey ?? "planloop";
-  let keeper = new Keeper({ config: options.config, snapshot: options.snapshot }, now);
+  const goals = { goal: options.goal, verifyGoal: options.verifyGoal };
+  let keeper = new Keeper({ config: options.config, snapshot: options.snapshot }, now, goals);
   /** The tools `tools()` left as given: no call of theirs may be held. */
   const ungated: string[] = [];
 
@@ -130,8 +132,8 @@ export function createPlanloop(options: AgentsPlanloopOptions = {}): Planloop {
     };
   }
 
-  function decide(call: ModelRequest, output: Item[]): Next {
-    const { nudge, ending } = keeper.respond(responseOf(output));
+  async function decide(call: ModelRequest, output: Item[], usage: { inputTokens?: unknown; outputTokens?: unknown } | undefined): Promise<Next> {
+    const { nudge, ending } = await keeper.respond(responseOf(output, usage));
     if (nudge === null) return { ending };
     return { again: { ...call, input: [...(call.input as Item[]), ...output, { role: "user", content: nudge }] as ModelRequest["input"] } };
   }
@@ -146,7 +148,7 @@ export function createPlanloop(options: AgentsPlanloopOptions = {}): Planloop {
           let call = prepare(request);
           for (;;) {
             const response = await model.getResponse(call);
-            const next = decide(call, response.output as Item[]);
+            const next = await decide(call, response.output as Item[], response.usage);
             if ("again" in next) call = next.again;
             else return next.ending === null ? response : { ...response, output: [said(next.ending)] as AgentsResponse["output"] };
           }
@@ -164,7 +166,7 @@ export function createPlanloop(options: AgentsPlanloopOptions = {}): Planloop {
             }
             // (A stream without its end: the SDK reports the missing response.)
             if (done === null) return;
-            const next = decide(call, done.response.output as Item[]);
+            const next = await decide(call, done.response.output as Item[], done.response.usage);
             if ("again" in next) {
               call = next.again;
               continue;
@@ -223,7 +225,7 @@ export function createPlanloop(options: AgentsPlanloopOptions = {}): Planloop {
     resume(state) {
       const carried = (state._context.context as Carrier | undefined)?.[key] as Saved | undefined;
       if (carried !== undefined) {
-        const restored = new Keeper({ saved: carried }, now);
+        const restored = new Keeper({ saved: carried }, now, goals);
         const loose = ungated.filter((name) => restored.session.mayHold(name));
         if (loose.length > 0) throw new Error(`planloop/openai-agents: the run state's session can hold ${loose.join(", ")} for approval, which planloop.tools() left ungated: make the planloop with the config the run began with`);
         keeper = restored;
@@ -271,10 +273,14 @@ function resultOf(item: Item, keeper: Keeper): Result {
 }
 
 /** A model's output items as planloop reads a response. */
-function responseOf(output: Item[]): ModelResponse {
+/** A response's output, and its usage as the SDK reports it (`Usage`, or the stream's
+ * `response_done` usage: the same two counts). */
+function responseOf(output: Item[], usage: { inputTokens?: unknown; outputTokens?: unknown } | undefined): ModelResponse {
   const text = output.filter((i) => i.type === "message" && i.role === "assistant").map(textOf).join("");
+  const counted = usageOf(usage?.inputTokens, usage?.outputTokens);
   return {
     text: text.length > 0 ? text : null,
     toolCalls: output.filter((i) => i.type === "function_call").map((i) => ({ id: i.callId ?? "", name: i.name ?? "", args: i.arguments ?? "{}" })),
+    ...(counted !== undefined ? { usage: counted } : {}),
   };
 }

@@ -3,6 +3,7 @@
 // results, and a model response's text and tool calls.
 import type { ModelResponse } from "planloop";
 
+import { usageOf } from "../runner/usage.js";
 import type { Written } from "./turn.js";
 
 /** A content part, as far as planloop reads it. */
@@ -56,10 +57,23 @@ export function withSystem(prompt: Prompt, compose: (base: string) => string): P
 }
 
 /** A model response's content as planloop reads a response. */
-export function responseOf(content: ProviderPart[]): ModelResponse {
+export function responseOf(content: ProviderPart[], usage?: ProviderUsage): ModelResponse {
   const text = textOf(content);
+  const counted = usageOf(tokens(usage?.inputTokens), tokens(usage?.outputTokens));
   return {
     text: text.length > 0 ? text : null,
     toolCalls: content.flatMap((p) => (p.type === "tool-call" ? [{ id: p.toolCallId ?? "", name: p.toolName ?? "", args: p.input }] : [])),
+    ...(counted !== undefined ? { usage: counted } : {}),
   };
+}
+
+/** A response's usage as the provider level reports it: `{total}` per side in AI SDK 6
+ * and 7 (LanguageModelV3 and V4), a plain number in earlier shapes. */
+export interface ProviderUsage {
+  inputTokens?: { total?: number | undefined } | number | undefined;
+  outputTokens?: { total?: number | undefined } | number | undefined;
+}
+
+function tokens(side: ProviderUsage["inputTokens"]): unknown {
+  return typeof side === "object" && side !== null ? side.total : side;
 }

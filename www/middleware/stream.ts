@@ -2,7 +2,7 @@
 // held until the response is complete and planloop has decided on it. A refused stop
 // goes on in the same stream with the model's next response; a pause or a failure ends
 // it with planloop's text in place of the held calls.
-import type { ProviderPart } from "./prompt.js";
+import type { ProviderPart, ProviderUsage } from "./prompt.js";
 
 /** A stream part, as far as planloop reads it. */
 export interface StreamPart {
@@ -12,6 +12,8 @@ export interface StreamPart {
   toolCallId?: string;
   toolName?: string;
   input?: unknown;
+  /** A `finish` part's token counts. */
+  usage?: ProviderUsage;
 }
 
 /** After a complete response: the stream to go on with, or the text to end with (null:
@@ -23,7 +25,7 @@ const HELD = new Set(["tool-input-start", "tool-input-delta", "tool-input-end", 
  * blocks of two responses never share an id. */
 const BLOCKS = /^(text|reasoning)-(start|delta|end)$/;
 
-export function continuedStream(first: ReadableStream<StreamPart>, decide: (content: ProviderPart[]) => Verdict): ReadableStream<StreamPart> {
+export function continuedStream(first: ReadableStream<StreamPart>, decide: (content: ProviderPart[], usage: ProviderUsage | undefined) => Promise<Verdict>): ReadableStream<StreamPart> {
   let reader = first.getReader();
   let round = 0;
   let started = false;
@@ -48,7 +50,7 @@ export function continuedStream(first: ReadableStream<StreamPart>, decide: (cont
           continue;
         } else if (part.type === "finish") {
           const calls = held.filter((p) => p.type === "tool-call").map((p) => ({ type: "tool-call", toolCallId: p.toolCallId, toolName: p.toolName, input: p.input }));
-          const verdict = decide([...(text.length > 0 ? [{ type: "text", text }] : []), ...calls]);
+          const verdict = await decide([...(text.length > 0 ? [{ type: "text", text }] : []), ...calls], part.usage);
           if ("next" in verdict) {
             reader = (await verdict.next).getReader();
             round += 1;

@@ -3,10 +3,39 @@
 // its action id), the tool messages planloop wrote, and whether the next model call goes
 // without tools. Each middleware reads its framework's messages and hands them here; the
 // Session decides. The kept state is plain JSON, so a framework can persist it.
-import { type Decision, type Handoff, type ModelResponse, Session, type SessionConfig, type SessionSnapshot, type ToolDefinition } from "planloop";
+import { type Decision, type Goal, type Handoff, type ItemEvidence, type ModelResponse, Session, type SessionConfig, type SessionSnapshot, type ToolDefinition, type Verdict as GoalVerdict } from "planloop";
+
+/** A turn's goal check, for a `verifyGoal` judge: the goal, the model's answer, and the
+ * receipts of each item of its list. */
+export interface GoalCheck {
+  goal: Goal;
+  answer: string;
+  evidence: ItemEvidence[];
+}
+
+/** Goals beside the checklist, as every middleware takes them. */
+export interface GoalOptions {
+  /** The goal of each turn, checked when its list is done as the config's `completion`
+   * says (`verify: "nudge"`: the model confirms each criterion once; `"host"`:
+   * `verifyGoal` judges). One goal for every turn, or one made from the user's message
+   * (`undefined`: that turn has none). */
+  goal?: Goal | ((message: string) => Goal | undefined);
+  /** Judges a turn's goal under `completion: {verify: "host"}` (a second model, a test
+   * run, the user): met ends the turn with the model's answer; not met sends the model
+   * back to re-plan with `reason`. */
+  verifyGoal?: (check: GoalCheck) => GoalVerdict | PromiseLike<GoalVerdict>;
+}
+
+/** Refuses goals no one would judge: a config with `completion.verify: "host"` and no
+ * `verifyGoal` (when the middleware is made, not at the first goal). */
+export function requireJudge(config: SessionConfig | undefined, goals: GoalOptions): void {
+  if (config?.completion?.verify === "host" && goals.verifyGoal === undefined) {
+    throw new Error('planloop: the config says completion.verify "host" but no verifyGoal was given: pass verifyGoal to judge each goal, or use verify "nudge"');
+  }
+}
 
 /** How a middleware makes its session. */
-export interface PlanloopOptions {
+export interface PlanloopOptions extends GoalOptions {
   /** The session's configuration (ignored when `snapshot` is given). */
   config?: SessionConfig;
   /** A saved session (`planloop.snapshot()`) to go on from. */
@@ -129,10 +158,16 @@ export class Keeper {
   private readonly now: () => number;
   /** Sub-agents' sessions by the call they answer, until its result comes (not kept). */
   private readonly children = new Map<string, SessionSnapshot>();
+  private readonly goals: GoalOptions;
 
   /** `session`: a session made elsewhere to keep, such as a sub-agent's inside its parent. */
-  constructor(from: { config?: SessionConfig; saved?: Saved | undefined; snapshot?: SessionSnapshot | string | undefined; session?: Session }, now: () => number) {
+  constructor(
+    from: { config?: SessionConfig; saved?: Saved | undefined; snapshot?: SessionSnapshot | string | undefined; session?: Session },
+    now: () => number,
+    goals: GoalOptions = {},
+  ) {
     this.now = now;
+    this.goals = goals;
     if (from.session !== undefined) {
       this.session = from.session;
       // Its parent began its turn with the task: the first user message it is run with is that turn's.
@@ -148,6 +183,7 @@ export class Keeper {
       this.session = new Session(from.config);
       this.kept = kept(this.session, now());
     }
+    requireJudge(this.session.snapshot().config, goals);
   }
 
   /**
@@ -167,7 +203,8 @@ export class Keeper {
       return;
     }
     if (this.kept.open && turn?.key === key) return;
-    const started = this.session.beginTurn({ message: latest.text, nowMs: this.now() });
+    const goal = typeof this.goals.goal === "function" ? this.goals.goal(latest.text) : this.goals.goal;
+    const started = this.session.beginTurn({ message: latest.text, nowMs: this.now(), ...(goal !== undefined ? { goal } : {}) });
     this.kept = { open: true, turn: { key, text: started.message }, awaited: {}, written: {}, answered: {}, withhold: started.next.toolsWithheld };
   }
 
@@ -248,9 +285,13 @@ export class Keeper {
     return this.session.systemPrompt({ base }, this.now()).prompt;
   }
 
-  /** Hands the session a model response. */
-  respond(response: ModelResponse): Verdict {
-    const decision = this.session.handleModelResponse(response, this.now());
+  /** Hands the session a model response; a goal to check goes to `verifyGoal` first. */
+  async respond(response: ModelResponse): Promise<Verdict> {
+    let decision = this.session.handleModelResponse(response, this.now());
+    if (decision.type === "verifyGoal") {
+      const { goal, answer, evidence } = decision;
+      decision = this.session.handleVerdict(await this.goals.verifyGoal!({ goal, answer, evidence }), this.now());
+    }
     this.remember(decision);
     if (ENDS.has(decision.type)) this.kept.open = false;
     const nudge = decision.type === "continue" ? decision.message : null;

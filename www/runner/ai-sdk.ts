@@ -7,6 +7,7 @@ import { generateText, jsonSchema, type LanguageModel, type ModelMessage, tool, 
 import type { ModelResponse } from "planloop";
 
 import type { ChatMessage, ChatModel, ChatRequest } from "./chain.js";
+import { usageOf } from "./usage.js";
 
 export function aiSdkChatModel(model: LanguageModel): ChatModel {
   return {
@@ -18,9 +19,11 @@ export function aiSdkChatModel(model: LanguageModel): ChatModel {
       const system = request.messages.flatMap((m) => (m.role === "system" ? [m.content] : [])).join("\n\n");
       const messages = request.messages.flatMap(toModelMessages);
       const result = await generateText({ model, ...(system.length > 0 ? { system } : {}), messages, tools });
+      const usage = usageOf(result.usage.inputTokens, result.usage.outputTokens);
       return {
         text: result.text.length > 0 ? result.text : null,
         toolCalls: result.toolCalls.map((c) => ({ id: c.toolCallId, name: c.toolName, args: c.input })),
+        ...(usage !== undefined ? { usage } : {}),
       };
     },
   };

@@ -7,6 +7,8 @@ import type {
   Decision,
   Delegation,
   Event,
+  Goal,
+  ItemEvidence,
   ModelResponse,
   NextCall,
   PlanReview,
@@ -17,9 +19,11 @@ import type {
   ToolCall,
   ToolDefinition,
   ToolMessage,
+  Verdict as GoalVerdict,
 } from "planloop";
 
 import { type ChatMessage, callIds, distinctIds, mend, readConversation } from "./conversation.js";
+import { usageOf } from "./usage.js";
 
 export type { ChatMessage };
 
@@ -63,6 +67,13 @@ export interface RunnerOptions {
   /** The model a sub-agent works with, asked once per delegation (the runner's `model`
    * unless given): a smaller model, or a scripted one per delegate call. */
   subAgentModel?: (delegation: Delegation) => ChatModel;
+  /** The goal of each user message, checked when its list is done as the session's
+   * `completion` config says: one for every message, or one made from it (`undefined`:
+   * none). */
+  goal?: Goal | ((message: string) => Goal | undefined);
+  /** Judges a goal under `completion: {verify: "host"}` (a second model, a test run, the
+   * user): met ends the turn; not met sends the model back to re-plan with `reason`. */
+  verifyGoal?: (check: { goal: Goal; answer: string; evidence: ItemEvidence[] }) => Promise<GoalVerdict> | GoalVerdict;
   /** The events of the session and of its sub-agents, as they come. */
   onEvent?: (event: Event) => void;
   store?: SnapshotStore;
@@ -128,6 +139,9 @@ export class ChainRunner {
     this.options = options;
     this.main = { session: options.session, model: options.model, messages: [], path: [] };
     this.now = options.now ?? Date.now;
+    if (options.session.snapshot().config.completion?.verify === "host" && options.verifyGoal === undefined) {
+      throw new TypeError('the session\'s completion.verify is "host": give the runner verifyGoal to judge each goal');
+    }
   }
 
   /** The user's session; it answers the approvals of its sub-agents too. */
@@ -202,7 +216,9 @@ export class ChainRunner {
   }
 
   private async turn(message: string): Promise<TurnOutcome> {
-    const start = this.session.beginTurn({ message, nowMs: this.now() });
+    const given = this.options.goal;
+    const goal = typeof given === "function" ? given(message) : given;
+    const start = this.session.beginTurn({ message, nowMs: this.now(), ...(goal !== undefined ? { goal } : {}) });
     if (start.delegations.length > 0) return this.goOn(this.main, start.delegations, message);
     // A turn left with sub-agents at work ended with them.
     this.resumable.clear();
@@ -224,7 +240,8 @@ export class ChainRunner {
   private async drive(c: Conversation, toolsWithheld: boolean): Promise<TurnOutcome> {
     for (;;) {
       const answer = await c.model.complete(this.request(c, toolsWithheld));
-      const response: ModelResponse = { text: answer.text ?? null, toolCalls: distinctIds(answer.toolCalls ?? [], callIds(c.messages)) };
+      const usage = usageOf(answer.usage?.inputTokens, answer.usage?.outputTokens);
+      const response: ModelResponse = { text: answer.text ?? null, toolCalls: distinctIds(answer.toolCalls ?? [], callIds(c.messages)), ...(usage !== undefined ? { usage } : {}) };
       let decision: Decision | null;
       try {
         decision = c.session.handleModelResponse(response, this.now());
@@ -233,6 +250,10 @@ export class ChainRunner {
       }
       // Only a response the session took joins the conversation.
       c.messages.push({ role: "assistant", content: response.text ?? null, toolCalls: calls(response) });
+      while (decision?.type === "verifyGoal") {
+        const { goal, answer: said, evidence } = decision;
+        decision = c.session.handleVerdict(await this.options.verifyGoal!({ goal, answer: said, evidence }), this.now());
+      }
       while (decision?.type === "awaitApproval") decision = await this.settle(c, decision);
       const outcome = await this.follow(c, decision);
       // A turn can end with calls of its last response not run (a limit, a model stuck

@@ -6,6 +6,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { ModelResponse } from "planloop";
 
 import type { ChatMessage, ChatModel, ChatRequest } from "./chain.js";
+import { usageOf } from "./usage.js";
 
 export function langChainChatModel(model: BaseChatModel): ChatModel {
   return {
@@ -14,9 +15,11 @@ export function langChainChatModel(model: BaseChatModel): ChatModel {
       if (tools.length > 0 && !model.bindTools) throw new Error("this LangChain model cannot bind tools");
       const runnable = tools.length > 0 && model.bindTools ? model.bindTools(tools) : model;
       const reply = await runnable.invoke(request.messages.map(toLangChain));
+      const usage = usageOf(reply.usage_metadata?.input_tokens, reply.usage_metadata?.output_tokens);
       return {
         text: textOf(reply.content),
         toolCalls: (reply.tool_calls ?? []).map((c, i) => ({ id: c.id ?? `call_${i}`, name: c.name, args: c.args })),
+        ...(usage !== undefined ? { usage } : {}),
       };
     },
   };

@@ -8,6 +8,7 @@
 import type { ModelResponse } from "planloop";
 
 import type { ChatMessage, ChatModel, ChatRequest } from "./chain.js";
+import { usageOf } from "./usage.js";
 
 /** Which tool the model may or must call: the chat-completions `tool_choice`. */
 export type ToolChoice = "auto" | "none" | "required" | { type: "function"; function: { name: string } };
@@ -145,7 +146,7 @@ function deadline(outer: AbortSignal | undefined, timeoutMs: number) {
 
 /** A chat completion's first message as a planloop `ModelResponse`. */
 function readCompletion(text: string, url: string): ModelResponse {
-  let json: { choices?: { message?: WireMessage }[] };
+  let json: { choices?: { message?: WireMessage }[]; usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } };
   try {
     json = JSON.parse(text);
   } catch (error) {
@@ -156,9 +157,11 @@ function readCompletion(text: string, url: string): ModelResponse {
     throw new ModelRequestError("bad_response", "chat completions answered without a message", { url, body: text.slice(0, 500) });
   }
   const calls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
+  const usage = usageOf(json.usage?.prompt_tokens, json.usage?.completion_tokens);
   return {
     text: typeof message.content === "string" ? message.content : null,
     toolCalls: calls.map((c) => ({ id: c?.id, name: c?.function?.name, args: c?.function?.arguments ?? "{}" })),
+    ...(usage !== undefined ? { usage } : {}),
   };
 }
 
