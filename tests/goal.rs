@@ -293,6 +293,23 @@ fn require_evidence_asks_once_for_the_unbacked_items_then_lets_the_model_stop() 
 }
 
 #[test]
+fn work_done_after_the_evidence_request_counts_for_the_item_the_model_reopens() {
+    let mut d = Drive::new(completing(Verify::Host, true));
+    begin_with(&mut d, "Fix it", Some(goal()));
+    d.act("", vec![call("t1", "write_todos", &todos(&[("fix", "completed")]))]);
+    let decision = d.respond("Done.", vec![]);
+    // The request says how to make the work count: a call made with no item in
+    // progress backs none.
+    let Decision::Continue { message, .. } = &decision else { panic!("{decision:?}") };
+    assert!(message.contains("in_progress"), "{message}");
+    d.act("", vec![call("t2", "write_todos", &todos(&[("fix", "in_progress")]))]);
+    d.act("", vec![call("r1", "run_tests", "{}")]);
+    d.act("", vec![call("t3", "write_todos", &todos(&[("fix", "completed")]))]);
+    let Decision::VerifyGoal { evidence, .. } = d.respond("Fixed; the tests pass.", vec![]) else { panic!("a check") };
+    assert_eq!(evidence[0].receipts[0].id, "r1");
+}
+
+#[test]
 fn evidence_is_asked_for_before_the_goal_is_checked() {
     let mut d = Drive::new(completing(Verify::Host, true));
     begin_with(&mut d, "Fix it", Some(goal()));
