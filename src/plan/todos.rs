@@ -52,6 +52,15 @@ impl TodoStatus {
     pub fn index(self) -> u32 {
         self as u32
     }
+
+    /// Its checkbox in a checklist the model reads: `[x]`, `[-]` or `[ ]`.
+    pub fn mark(self) -> &'static str {
+        match self {
+            TodoStatus::Completed => "[x]",
+            TodoStatus::InProgress => "[-]",
+            TodoStatus::Pending => "[ ]",
+        }
+    }
 }
 
 /// One checklist item.

@@ -3,7 +3,7 @@
 //! note of an item completed with no receipt.
 
 use super::{fill, Language};
-use crate::plan::todos::{Todo, TodoStatus};
+use crate::plan::todos::Todo;
 use crate::text::cap;
 
 const CHECK_EN: &str = include_str!("goal/check.en.md");
@@ -58,12 +58,7 @@ pub fn evidence_missing(language: Language, items: &[String]) -> String {
 
 /// An item and the last of its receipts, in one line.
 pub fn item_line(language: Language, todo: &Todo, receipts: &[String]) -> String {
-    let mark = match todo.status {
-        TodoStatus::Completed => "[x] ",
-        TodoStatus::InProgress => "[-] ",
-        TodoStatus::Pending => "[ ] ",
-    };
-    let mut line = [mark, &cap(&todo.content, ITEM_SHOWN), ": "].concat();
+    let mut line = [todo.status.mark(), " ", &cap(&todo.content, ITEM_SHOWN), ": "].concat();
     match receipts.is_empty() {
         true => line.push_str(match language {
             Language::En => "no tool calls",

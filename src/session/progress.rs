@@ -266,14 +266,7 @@ impl Session {
         if !todos.is_empty() {
             let lines: Vec<String> = todos
                 .iter()
-                .map(|t| {
-                    let mark = match t.status {
-                        TodoStatus::Completed => "[x]",
-                        TodoStatus::InProgress => "[-]",
-                        TodoStatus::Pending => "[ ]",
-                    };
-                    format!("{mark} {}", cap(&t.content, ITEM_SHOWN))
-                })
+                .map(|t| format!("{} {}", t.status.mark(), cap(&t.content, ITEM_SHOWN)))
                 .collect();
             return lines.join("\n");
         }
