@@ -7,9 +7,10 @@ mod support;
 use planloop::error::ErrorCode;
 use planloop::json::decimals::Decimals;
 use planloop::prompts::compose::PromptParts;
-use planloop::session::config::{DelegationOptions, OnLimit, SessionConfig};
+use planloop::session::config::{CompletionOptions, DelegationOptions, OnLimit, SessionConfig, Verify};
 use planloop::session::events::{EventKind, PauseReason};
-use planloop::session::exchange::{Decision, ExitReason, ModelResponse, ToolCallInput, Usage};
+use planloop::session::exchange::{BeginTurn, Decision, ExitReason, ModelResponse, ToolCallInput, Usage};
+use planloop::session::goal::{Goal, Verdict};
 use planloop::session::handoff::{HandoffOptions, HandoffStatus};
 use planloop::session::ledger::Tally;
 use planloop::session::Session;
@@ -323,4 +324,33 @@ fn a_turn_abandoned_with_a_child_at_work_keeps_what_the_child_spent() {
     d.begin("Something else");
     let session = d.session.progress().ledger.session;
     assert_eq!(tokens(&session), (400, 120));
+}
+
+#[test]
+fn a_goal_found_unmet_after_the_turn_spent_its_tokens_pauses_the_turn() {
+    let completion = CompletionOptions { verify: Verify::Host, require_evidence: false };
+    let mut d = Drive::new(SessionConfig { completion, ..limited(Some(1000), None) });
+    let goal = Goal { statement: "The parser reads every number".into(), criteria: Vec::new() };
+    let now = d.tick(1.0);
+    let begin = BeginTurn {
+        message: "Fix it".into(),
+        now_ms: now,
+        user_id: None,
+        chat_id: None,
+        review: None,
+        goal: Some(goal),
+    };
+    d.session.begin_turn(begin).unwrap();
+    spend_and_run(&mut d, "", vec![call("t1", "write_todos", &todos(&[("fix", "in_progress")]))], usage(100, 10));
+    spend_and_run(&mut d, "", vec![call("r1", "run_tests", "{}")], usage(100, 10));
+    spend_and_run(&mut d, "", vec![call("t2", "write_todos", &todos(&[("fix", "completed")]))], usage(100, 10));
+    // The answer takes the turn to its limit: the host still judges the goal...
+    let decision = spend(&mut d, "Fixed.", vec![], usage(600, 80));
+    assert!(matches!(decision, Decision::VerifyGoal { .. }), "{decision:?}");
+    assert_eq!(d.session.next_call(d.now).tokens_remaining, Some(0));
+    // ...but a goal not met cannot send the model back: it has no tokens left.
+    let now = d.tick(1.0);
+    let verdict = Verdict { met: false, reason: Some("A test fails".into()) };
+    let decision = d.session.handle_verdict(verdict, now).unwrap();
+    assert!(matches!(decision, Decision::Pause { exit_reason: ExitReason::BudgetExhausted, .. }), "{decision:?}");
 }

@@ -61,6 +61,14 @@ impl Session {
         Decision::Continue { message, reason, attempt, max_attempts, next: self.next_call(now) }
     }
 
+    /// Whether the open turn has nothing left to go on with at `now`: its model calls,
+    /// its time or its tokens spent (a nudge then ends it at that limit).
+    pub(super) fn out_of_budget(&self, now: f64) -> bool {
+        let (max, timeout) = (self.config.max_iterations, f64::from(self.config.timeout_ms));
+        let turn_spent = self.turn.as_ref().is_some_and(|t| t.used() >= max || t.elapsed(now) >= timeout);
+        turn_spent || self.tokens_left() == Some(0)
+    }
+
     pub(super) fn finish(&mut self, answer: String, exit_reason: ExitReason, now: f64) -> Decision {
         let unfinished = self.unfinished();
         self.set_step_plan_status(if unfinished { PlanStatus::Paused } else { PlanStatus::Completed });

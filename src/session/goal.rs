@@ -135,11 +135,9 @@ impl Session {
             return Err(Error::invalid_state("handleVerdict", "a verifyGoal decision waiting for its verdict"));
         };
         let reason = verdict.reason.as_deref().map(|r| cap(r.trim(), REASON_SHOWN));
-        let (max, max_iterations, timeout) =
-            (self.config.max_plan_continuations, self.config.max_iterations, self.config.timeout_ms);
+        let (max, out_of_budget) = (self.config.max_plan_continuations, self.out_of_budget(now));
         let turn = self.turn_mut()?;
         turn.held = None;
-        let out_of_budget = turn.used() >= max_iterations || turn.elapsed(now) >= f64::from(timeout);
         let unmet = turn.goal_unmet;
         if !verdict.met {
             turn.goal_unmet = unmet.saturating_add(1);

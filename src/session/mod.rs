@@ -306,7 +306,7 @@ impl Session {
             if let Some(decision) = self.note_stuck(pattern, now) {
                 return Ok(decision);
             }
-            return Ok(self.nudge(ContinueReason::Stuck, shown, timed_out || withheld || spent, now));
+            return Ok(self.nudge(ContinueReason::Stuck, shown, self.out_of_budget(now), now));
         }
         let reason = if answer.is_empty() {
             Some(ContinueReason::EmptyReply)
@@ -319,9 +319,10 @@ impl Session {
         } else {
             None
         };
+        let out_of_budget = self.out_of_budget(now);
         Ok(match reason {
-            None => self.stop(answer, timed_out || withheld || spent, now),
-            Some(reason) => self.nudge(reason, shown, timed_out || withheld || spent, now),
+            None => self.stop(answer, out_of_budget, now),
+            Some(reason) => self.nudge(reason, shown, out_of_budget, now),
         })
     }
 

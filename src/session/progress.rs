@@ -264,10 +264,8 @@ impl Session {
     pub(super) fn plan_text(&self) -> String {
         let todos = self.planner.todos();
         if !todos.is_empty() {
-            let lines: Vec<String> = todos
-                .iter()
-                .map(|t| format!("{} {}", t.status.mark(), cap(&t.content, ITEM_SHOWN)))
-                .collect();
+            let lines: Vec<String> =
+                todos.iter().map(|t| format!("{} {}", t.status.mark(), cap(&t.content, ITEM_SHOWN))).collect();
             return lines.join("\n");
         }
         match (&self.plan, self.active_step_plan()) {
