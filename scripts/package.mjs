@@ -10,7 +10,7 @@ import { build } from "esbuild";
 const root = new URL("../", import.meta.url);
 const path = (relative) => new URL(relative, root).pathname;
 
-const RUNNER = ["chain", "conversation", "usage", "openai", "langchain", "ai-sdk"];
+const RUNNER = ["chain", "conversation", "goals", "usage", "openai", "langchain", "ai-sdk"];
 cpSync(path("target/www/runner/"), path("pkg/runner/"), { recursive: true });
 writeFileSync(path("pkg/runner/package.json"), JSON.stringify({ type: "module" }) + "\n");
 // The CommonJS runner: each file on its own, its sibling imports pointed at the .cjs files.

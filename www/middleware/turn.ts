@@ -5,6 +5,8 @@
 // Session decides. The kept state is plain JSON, so a framework can persist it.
 import { type Decision, type Goal, type Handoff, type ItemEvidence, type ModelResponse, Session, type SessionConfig, type SessionSnapshot, type ToolDefinition, type Verdict as GoalVerdict } from "planloop";
 
+import { goalFor, judgeMissing, judged } from "../runner/goals.js";
+
 /** A turn's goal check, for a `verifyGoal` judge: the goal, the model's answer, and the
  * receipts of each item of its list. */
 export interface GoalCheck {
@@ -29,7 +31,7 @@ export interface GoalOptions {
 /** Refuses goals no one would judge: a config with `completion.verify: "host"` and no
  * `verifyGoal` (when the middleware is made, not at the first goal). */
 export function requireJudge(config: SessionConfig | undefined, goals: GoalOptions): void {
-  if (config?.completion?.verify === "host" && goals.verifyGoal === undefined) {
+  if (judgeMissing(config, goals.verifyGoal)) {
     throw new Error('planloop: the config says completion.verify "host" but no verifyGoal was given: pass verifyGoal to judge each goal, or use verify "nudge"');
   }
 }
@@ -203,7 +205,7 @@ export class Keeper {
       return;
     }
     if (this.kept.open && turn?.key === key) return;
-    const goal = typeof this.goals.goal === "function" ? this.goals.goal(latest.text) : this.goals.goal;
+    const goal = goalFor(this.goals.goal, latest.text);
     const started = this.session.beginTurn({ message: latest.text, nowMs: this.now(), ...(goal !== undefined ? { goal } : {}) });
     this.kept = { open: true, turn: { key, text: started.message }, awaited: {}, written: {}, answered: {}, withhold: started.next.toolsWithheld };
   }
@@ -287,11 +289,7 @@ export class Keeper {
 
   /** Hands the session a model response; a goal to check goes to `verifyGoal` first. */
   async respond(response: ModelResponse): Promise<Verdict> {
-    let decision = this.session.handleModelResponse(response, this.now());
-    if (decision.type === "verifyGoal") {
-      const { goal, answer, evidence } = decision;
-      decision = this.session.handleVerdict(await this.goals.verifyGoal!({ goal, answer, evidence }), this.now());
-    }
+    const decision = await judged(this.session, this.session.handleModelResponse(response, this.now()), this.goals.verifyGoal, this.now);
     this.remember(decision);
     if (ENDS.has(decision.type)) this.kept.open = false;
     const nudge = decision.type === "continue" ? decision.message : null;

@@ -7,8 +7,6 @@ import type {
   Decision,
   Delegation,
   Event,
-  Goal,
-  ItemEvidence,
   ModelResponse,
   NextCall,
   PlanReview,
@@ -19,10 +17,10 @@ import type {
   ToolCall,
   ToolDefinition,
   ToolMessage,
-  Verdict as GoalVerdict,
 } from "planloop";
 
 import { type ChatMessage, callIds, distinctIds, mend, readConversation } from "./conversation.js";
+import { type GoalJudge, type GoalSource, goalFor, judgeMissing, judged } from "./goals.js";
 import { usageOf } from "./usage.js";
 
 export type { ChatMessage };
@@ -70,10 +68,10 @@ export interface RunnerOptions {
   /** The goal of each user message, checked when its list is done as the session's
    * `completion` config says: one for every message, or one made from it (`undefined`:
    * none). */
-  goal?: Goal | ((message: string) => Goal | undefined);
+  goal?: GoalSource;
   /** Judges a goal under `completion: {verify: "host"}` (a second model, a test run, the
    * user): met ends the turn; not met sends the model back to re-plan with `reason`. */
-  verifyGoal?: (check: { goal: Goal; answer: string; evidence: ItemEvidence[] }) => Promise<GoalVerdict> | GoalVerdict;
+  verifyGoal?: GoalJudge;
   /** The events of the session and of its sub-agents, as they come. */
   onEvent?: (event: Event) => void;
   store?: SnapshotStore;
@@ -139,7 +137,7 @@ export class ChainRunner {
     this.options = options;
     this.main = { session: options.session, model: options.model, messages: [], path: [] };
     this.now = options.now ?? Date.now;
-    if (options.session.snapshot().config.completion?.verify === "host" && options.verifyGoal === undefined) {
+    if (judgeMissing(options.session.snapshot().config, options.verifyGoal)) {
       throw new TypeError('the session\'s completion.verify is "host": give the runner verifyGoal to judge each goal');
     }
   }
@@ -216,8 +214,7 @@ export class ChainRunner {
   }
 
   private async turn(message: string): Promise<TurnOutcome> {
-    const given = this.options.goal;
-    const goal = typeof given === "function" ? given(message) : given;
+    const goal = goalFor(this.options.goal, message);
     const start = this.session.beginTurn({ message, nowMs: this.now(), ...(goal !== undefined ? { goal } : {}) });
     if (start.delegations.length > 0) return this.goOn(this.main, start.delegations, message);
     // A turn left with sub-agents at work ended with them.
@@ -250,10 +247,7 @@ export class ChainRunner {
       }
       // Only a response the session took joins the conversation.
       c.messages.push({ role: "assistant", content: response.text ?? null, toolCalls: calls(response) });
-      while (decision?.type === "verifyGoal") {
-        const { goal, answer: said, evidence } = decision;
-        decision = c.session.handleVerdict(await this.options.verifyGoal!({ goal, answer: said, evidence }), this.now());
-      }
+      decision = await judged(c.session, decision, this.options.verifyGoal, this.now);
       while (decision?.type === "awaitApproval") decision = await this.settle(c, decision);
       const outcome = await this.follow(c, decision);
       // A turn can end with calls of its last response not run (a limit, a model stuck
