@@ -441,7 +441,7 @@ fn a_delegate_call_repeated_in_one_reply_starts_one_child() {
 }
 
 fn said(message: &str, now: f64) -> BeginTurn {
-    BeginTurn { message: message.to_owned(), now_ms: now, user_id: None, chat_id: None, review: None, goal: None }
+    BeginTurn { message: message.to_owned(), now_ms: now, ..Default::default() }
 }
 
 #[test]

@@ -232,7 +232,7 @@ fn an_absent_key_reads_as_its_documented_default() {
         exit_code: None,
     };
     assert_eq!(read::<Vec<ToolResult>>(r#"[{"id":"1","output":"o"}]"#), [result]);
-    let turn = BeginTurn { message: "m".into(), now_ms: 1.0, user_id: None, chat_id: None, review: None, goal: None };
+    let turn = BeginTurn { message: "m".into(), now_ms: 1.0, ..Default::default() };
     assert_eq!(read::<BeginTurn>(r#"{"message":"m","nowMs":1}"#), turn);
 }
 

@@ -21,8 +21,7 @@ fn once() -> ApproveOptions {
 }
 
 fn begin(session: &mut Session, message: &str, now: f64) -> planloop::error::Result<()> {
-    let input =
-        BeginTurn { message: message.to_owned(), now_ms: now, user_id: None, chat_id: None, review: None, goal: None };
+    let input = BeginTurn { message: message.to_owned(), now_ms: now, ..Default::default() };
     session.begin_turn(input).map(|_| ())
 }
 

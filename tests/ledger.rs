@@ -161,14 +161,8 @@ fn the_session_limit_spans_turns_and_a_spent_session_begins_no_more() {
     let decision = spend(&mut d, "", vec![call("1", "read_file", "{}")], usage(250, 50));
     assert!(matches!(decision, Decision::Pause { exit_reason: ExitReason::BudgetExhausted, .. }), "{decision:?}");
     let before = document(&d.session);
-    let input = planloop::session::exchange::BeginTurn {
-        message: "Three".into(),
-        now_ms: d.tick(1.0),
-        user_id: None,
-        chat_id: None,
-        review: None,
-        goal: None,
-    };
+    let input =
+        planloop::session::exchange::BeginTurn { message: "Three".into(), now_ms: d.tick(1.0), ..Default::default() };
     let error = d.session.begin_turn(input).unwrap_err();
     assert_eq!(error.code, ErrorCode::InvalidState);
     assert!(error.message.contains("maxSessionTokens"), "{}", error.message);

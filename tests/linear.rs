@@ -203,14 +203,7 @@ fn workloads() -> Vec<Workload> {
     ];
     for (name, n, message) in messages {
         all.push(workload(format!("beginTurn: {name}"), n, move |n| {
-            let input = BeginTurn {
-                message: message(n),
-                now_ms: 9_000.0,
-                user_id: None,
-                chat_id: None,
-                review: None,
-                goal: None,
-            };
+            let input = BeginTurn { message: message(n), now_ms: 9_000.0, ..Default::default() };
             black_box(paused().begin_turn(input).ok());
         }));
     }

@@ -79,16 +79,7 @@ fn replay(record: &Json, config: SessionConfig) -> Replay {
         match turn["role"].as_str().unwrap() {
             "user" => {
                 let message = turn["text"].as_str().unwrap_or("").to_owned();
-                session
-                    .begin_turn(BeginTurn {
-                        message,
-                        now_ms: now,
-                        user_id: None,
-                        chat_id: None,
-                        review: None,
-                        goal: None,
-                    })
-                    .unwrap();
+                session.begin_turn(BeginTurn { message, now_ms: now, ..Default::default() }).unwrap();
                 open = true;
             }
             "assistant" => {
@@ -99,10 +90,7 @@ fn replay(record: &Json, config: SessionConfig) -> Replay {
                         .begin_turn(BeginTurn {
                             message: "(the agent went on)".into(),
                             now_ms: now,
-                            user_id: None,
-                            chat_id: None,
-                            review: None,
-                            goal: None,
+                            ..Default::default()
                         })
                         .unwrap();
                 }

@@ -59,7 +59,7 @@ fn apply_to(session: &mut Session, op: &Op, now: f64) -> Applied {
     };
     let (outcome, handed_out, refused) = match op.clone() {
         Op::Begin(message) => {
-            let input = BeginTurn { message, now_ms: now, user_id: None, chat_id: None, review: None, goal: None };
+            let input = BeginTurn { message, now_ms: now, ..Default::default() };
             let result = session.begin_turn(input);
             (format!("{result:?}"), Vec::new(), result.is_err())
         }
@@ -338,16 +338,7 @@ fn busy_session() -> Session {
         ..SessionConfig::default()
     };
     let mut session = Session::new(config);
-    session
-        .begin_turn(BeginTurn {
-            message: "Merge the notes".into(),
-            now_ms: 1.0,
-            user_id: None,
-            chat_id: None,
-            review: None,
-            goal: None,
-        })
-        .unwrap();
+    session.begin_turn(BeginTurn { message: "Merge the notes".into(), now_ms: 1.0, ..Default::default() }).unwrap();
     let response = ModelResponse {
         text: Some("[Step] Find\n[Step] Merge".into()),
         tool_calls: vec![call("1", "write_todos", &todos(&[("find", "in_progress")])), call("2", "deploy", "{}")],
@@ -506,7 +497,7 @@ fn a_snapshot_nested_too_deep_is_refused_before_anything_walks_it() {
         json
     };
     let mut session = Session::new(SessionConfig::default());
-    let begin = BeginTurn { message: "go".into(), now_ms: 1.0, user_id: None, chat_id: None, review: None, goal: None };
+    let begin = BeginTurn { message: "go".into(), now_ms: 1.0, ..Default::default() };
     session.begin_turn(begin).unwrap();
     let deepest = planloop::validate::schema::ANY_MAX_DEPTH;
     let too_deep =
@@ -599,7 +590,7 @@ fn arguments_with_many_keys_cost_linear_time_to_take_in_snapshot_and_restore() {
     let keys: Vec<String> = (0..99_000).map(|i| format!(r#""k{i}":{i}"#)).collect();
     let text = format!("{{{}}}", keys.join(","));
     let mut session = Session::new(SessionConfig::default());
-    let begin = BeginTurn { message: "go".into(), now_ms: 1.0, user_id: None, chat_id: None, review: None, goal: None };
+    let begin = BeginTurn { message: "go".into(), now_ms: 1.0, ..Default::default() };
     session.begin_turn(begin).unwrap();
     let calls = vec![ToolCallInput { id: "1".into(), name: "deploy".into(), args: Value::String(text.into()) }];
     let decision =

@@ -16,7 +16,7 @@ use crate::session::review::PlanReview;
 use crate::text::written_call::WrittenCall;
 
 /// The start of a turn: a user message.
-#[derive(Debug, Clone, PartialEq, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Default, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(deny_unknown_fields)]
 pub struct BeginTurn {
